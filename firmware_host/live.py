@@ -264,11 +264,13 @@ def build_table(cfg: Config, *, display: Any | None = None, synchronous: str = "
     panel.on_state(lambda online, why: ctl.submit(DeviceStatus("panel", online, why)))
     table = Table(cfg, ctl, journal, panel, display=display)
     if cfg.mqtt is not None:
+        from firmware_host.tablelink import too_large
         from firmware_host.tablelink.publisher import MqttPublisher
 
         publisher = MqttPublisher(cfg.mqtt, cfg.table.id, journal, time.time, deals=ctl.deals())
         publisher.on_command(ClubCommands(cfg.table.game, ctl.submit), acknowledges=True)
         ctl.observers.append(publisher)
+        too_large.connect(publisher, ctl)   # a message the broker would refuse: a note, shown, not a loop
         if cfg.duplicate is not None and cfg.duplicate.session:
             from firmware_host.tablelink.duplicate_results import DuplicateResults, connect
 

@@ -119,6 +119,8 @@ class Releaser:
         self.title = title
         self._feeds: dict[str, TableFeed | EuchreFeed] = {}
         self._last: dict[str, int] = {}
+        self._last_t: dict[str, float] = {}         # table id -> the latest ``t`` of a message taken from it
+        self.renumbered = 0                         # tables that numbered their rows from the start again
         self._open: dict[str, _Play] = {}           # table id -> the board it is on
         self._boards: dict[tuple[int, int], _Play] = {}
         self.done: dict[tuple[int, int], float] = {}
@@ -162,13 +164,24 @@ class Releaser:
 
     # -- in ---------------------------------------------------------------------------------------
 
-    def offer(self, topic: str, payload: bytes | str, now: float) -> list[Publication]:
+    def offer(self, topic: str, payload: bytes | str, now: float, *, retained: bool = False) -> list[Publication]:
         """One message from a table's ``play`` topic; what to publish now. A message that is not a
         known table's play, or that cannot be read, is refused (counted, logged once each) and changes
-        nothing; a repeat (QoS 1 is at least once) is dropped."""
+        nothing; a repeat (QoS 1 is at least once) is dropped.
+
+        ``retained``: the broker kept it retained. A table sends ``play`` unretained; a retained one (a
+        table login's own doing) would be given again at every reconnection, so it is refused.
+
+        A ``seq`` at or below the newest taken from that table is a repeat when its ``t`` is not later
+        than every ``t`` taken from it (a message sent again carries the ``t`` it was queued with); when it
+        is later, the table numbers its rows from the start again (restarted with a fresh journal): taken,
+        as a new numbering, said once each time (docs/broadcast.md)."""
         name = self.topics.parse(topic)
         if name is None or name.family != "table" or name.kind != "play" or name.table not in self.tables:
             return self._refuse(topic, "not a known table's play topic")
+        if retained:
+            return self._refuse(topic, "a retained play message (a table sends play unretained; the broker "
+                                       "would give it again at every reconnection)")
         read = read_json(payload)
         if read.refusal is not None:
             return self._refuse(topic, read.refusal.why)
@@ -180,9 +193,16 @@ class Releaser:
                 or isinstance(t, bool) or not isinstance(t, (int, float)) or msg.get("table") != name.table):
             return self._refuse(topic, "not a play message (table, seq, t, body.row, body.body)")
         tid = name.table
-        if seq <= self._last.get(tid, -1):
-            return []
+        last = self._last.get(tid, -1)
+        if seq <= last:
+            if t <= self._last_t.get(tid, float("inf")):
+                return []
+            self.renumbered += 1
+            log.warning("broadcast: %s numbers its rows from %d again, below %d, the newest taken from it, in a "
+                        "message queued after every one taken (a table restarted with a fresh journal): taken "
+                        "as a new numbering", tid, seq, last)
         self._last[tid] = seq
+        self._last_t[tid] = max(float(t), self._last_t.get(tid, float("-inf")))
         held = self._open.get(tid)
         if held is not None and len(held.rows) >= ROWS_A_BOARD and body["body"].get("type") not in STARTS:
             return self._refuse(topic, f"table {tid} sent more than {ROWS_A_BOARD} rows of board {held.board} "

@@ -73,7 +73,7 @@ class BroadcastService:
         self._word_next = float("-inf")
         self.tick = tick
         self.clock = clock
-        self.inbox: deque[tuple[str, bytes, int, int]] = deque()   # topic, payload, mid, qos
+        self.inbox: deque[tuple[str, bytes, int, int, bool]] = deque()   # topic, payload, mid, qos, retained
         self.received = received
         self.recovered = 0
         self._republish = False
@@ -171,7 +171,7 @@ class BroadcastService:
                 self.found.append((msg.topic, msg.payload))
             client.ack(msg.mid, msg.qos)
             return
-        self.inbox.append((msg.topic, msg.payload, msg.mid, msg.qos))
+        self.inbox.append((msg.topic, msg.payload, msg.mid, msg.qos, bool(msg.retain)))
 
     def step(self) -> list[Publication]:
         """Hand what arrived to the releaser, and what time released; publish it all."""
@@ -188,10 +188,10 @@ class BroadcastService:
                 self._republish = False
                 out += self.releaser.snapshots()
             while self.inbox:
-                topic, raw, mid, qos = self.inbox.popleft()
+                topic, raw, mid, qos, retained = self.inbox.popleft()
                 taken = self.releaser.taken
                 try:
-                    out += self.releaser.offer(topic, raw, self.clock())
+                    out += self.releaser.offer(topic, raw, self.clock(), retained=retained)
                 except Exception:   # one message never stops the broadcast
                     log.exception("broadcast: a message on %s could not be taken", topic[:200])
                 if self.received is not None and self.releaser.taken > taken:

@@ -350,8 +350,16 @@ class Decoder:
         self._partial = b""
         self._dropping = False
 
-    def _bad(self, kind: str, detail: str) -> None:
+    def _bad(self, kind: str, detail: str, *, passed_on: bool = False) -> None:
+        """Count a frame this decoder cannot give as a message, and log it (the first of each kind as a
+        warning). ``passed_on``: a numbered one, given as ``Skipped`` (PROTOCOL.md 5): not dropped, and
+        said by whoever takes it (the table journals a note, logged once as a warning), so only at debug
+        here: a type of a newer minor version is normal and was logged three times, once as an ERROR."""
         self.stats[kind] += 1
+        if passed_on:
+            log.debug("shoe link: %s (%s), passed on as skipped; %d so far", kind.replace("_", " "), detail,
+                      self.stats[kind])
+            return
         level = logging.WARNING if self.stats[kind] == 1 else logging.DEBUG
         log.log(level, "shoe link: dropped %s (%s); %d so far", kind.replace("_", " "), detail,
                 self.stats[kind])
@@ -406,13 +414,15 @@ class Decoder:
             return None
         dec = _DECODERS.get(mtype)
         if dec is None:
-            self._bad("unknown_type", f"type 0x{mtype:02x} seq {seq}")
-            return self._skip(seq, mtype, "unknown type")
+            skipped = self._skip(seq, mtype, "unknown type")
+            self._bad("unknown_type", f"type 0x{mtype:02x} seq {seq}", passed_on=skipped is not None)
+            return skipped
         try:
             msg = dec(seq, raw[6:-4])
         except (ValueError, IndexError, struct.error, UnicodeDecodeError) as exc:
-            self._bad("malformed", f"type 0x{mtype:02x} seq {seq}: {exc}")
-            return self._skip(seq, mtype, f"malformed: {exc}")
+            skipped = self._skip(seq, mtype, f"malformed: {exc}")
+            self._bad("malformed", f"type 0x{mtype:02x} seq {seq}: {exc}", passed_on=skipped is not None)
+            return skipped
         self.stats["frames"] += 1
         return msg
 

@@ -8,6 +8,13 @@ and the newest status go out after the ordered messages, so a status never overt
 before it. Each ordered message names the seq of the one before it (``prev``); each status names the ids
 of the last commands the table took in (``done``).
 
+**Never a packet the broker refuses.** Every message is measured before it goes into the outbox (a status,
+before it is sent): one larger than the club broker's packet leaves on its topic (``max_packet_size
+65536``, docs/mqtt.md "The broker"; ``wire.duplicate.seating_room``) would make Mosquitto disconnect the
+table, and the outbox would send it again at every reconnect, for ever, with everything behind it. It is
+not queued: one ERROR names it and its size, it is counted (``oversize``), and each ``on_oversize``
+callback is told (the table journals a note and shows it: ``tablelink.too_large``). The journal keeps it.
+
 ``send(topic, payload, qos, retain)`` is the only way out: the MQTT client's ``publish`` in the table,
 anything with the same shape in a test. It returns the message id the broker's acknowledgement will name.
 The core holds no socket and calls nothing of paho's; the shell (``publisher.MqttPublisher``) tells it when
@@ -46,6 +53,7 @@ from typing import Any
 from firmware_host.records.journal import Journal
 from firmware_host.records.journal_file import JournalError
 from firmware_host.tablelink.secrecy import SecrecyFilter
+from firmware_host.wire.duplicate import seating_room
 from firmware_host.wire.topics import TOPICS
 
 log = logging.getLogger(__name__)
@@ -55,6 +63,8 @@ ACK_BATCH, ACK_EVERY = 64, 0.25  # acknowledged outbox rows are deleted in batch
 STATUS_EVERY = 0.1   # seconds between two status messages at most (the newest one wins)
 DONE_KEPT = 32       # ids of the latest commands handed to the table, told in every status
 Send = Callable[[str, str, int, bool], int]
+#: told of a message not sent for its size: ``(kind, seq, size in bytes, body)``
+Oversize = Callable[[str, int, int, dict[str, Any]], None]
 
 
 _SCHEMA = """
@@ -234,6 +244,9 @@ class Delivery:
         self._owed_said = False
         self._send_problem = ""
         self._resend_latest = False
+        self.oversize = 0            # messages not sent: over the broker's packet (docs/mqtt.md)
+        self.on_oversize: list[Oversize] = []
+        self._status_too_large = False
 
     # -- what the table tells ----------------------------------------------------------------------
 
@@ -247,21 +260,47 @@ class Delivery:
     def dump(envelope: dict[str, Any]) -> str:
         return json.dumps(envelope, separators=(",", ":"), allow_nan=False)
 
-    def queue(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> None:
-        """An ordered message: into the outbox (or held in memory while it cannot be written), in order."""
+    def queue(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> bool:
+        """An ordered message: into the outbox (or held in memory while it cannot be written), in order.
+        False: it is larger than the broker's packet and is not sent (:meth:`too_large`); the next
+        message's ``prev`` names the one before it, so the dashboard sees no gap for it."""
         t = TOPICS.table(self.table, kind)
         with self.wake:
             envelope = self.envelope(kind, deal, seq, body)
             envelope["prev"] = self.last_seq  # the chain the dashboard checks for gaps
-            self.last_seq = max(self.last_seq, seq)
-            self._owed.append((seq, t, self.dump(envelope)))
-            self._put_owed()
-            self.wake.notify()
+            payload = self.dump(envelope)
+            size = len(payload.encode())
+            fits = size <= seating_room(t)
+            if fits:
+                self.last_seq = max(self.last_seq, seq)
+                self._owed.append((seq, t, payload))
+                self._put_owed()
+                self.wake.notify()
+        if not fits:
+            self.too_large(kind, seq, size, t, body)
+        return fits
+
+    def too_large(self, kind: str, seq: int, size: int, t: str, body: dict[str, Any]) -> None:
+        """A message not sent for its size: one ERROR (its kind, row and size; never its body, which may
+        name a card of an open deal), counted, and told to each ``on_oversize`` callback."""
+        self.oversize += 1
+        log.error("table %s: %s message of journal row %d not sent to the club: %d bytes, over the %d the "
+                  "broker's packet leaves on %s (the broker would disconnect the table for it); the journal "
+                  "keeps it", self.table, kind, seq, size, seating_room(t), t)
+        for callback in list(self.on_oversize):
+            try:
+                callback(kind, seq, size, body)
+            except Exception:  # the table must keep working whatever a listener does
+                log.exception("table %s: telling the table of a message too large failed", self.table)
 
     def latest(self, t: str, kind: str, seq: int, body: dict[str, Any]) -> None:
-        """A retained value (only the newest matters), kept in the outbox until sent."""
+        """A retained value (only the newest matters), kept in the outbox until sent (not one too large)."""
         deal = int(body.get("deal") or 0) if kind == "status" else 0
-        self.outbox.set_latest(t, self.dump(self.envelope(kind, deal, seq, body)))
+        payload = self.dump(self.envelope(kind, deal, seq, body))
+        if len(payload.encode()) > seating_room(t):
+            self.too_large(kind, seq, len(payload.encode()), t, body)
+            return
+        self.outbox.set_latest(t, payload)
         with self.wake:
             self._latest_dirty = True
             self.wake.notify()
@@ -403,7 +442,15 @@ class Delivery:
                 return
             self._status_dirty, self._status_at = False, now
             envelope = {**self._status_env, "done": list(self._done)}
-        self.send(TOPICS.table(self.table, "status"), self.dump(envelope), 1, True)
+        t, payload = TOPICS.table(self.table, "status"), self.dump(envelope)
+        if len(payload.encode()) > seating_room(t):   # the last status that fit stays on the broker
+            if not self._status_too_large:              # said once, not at every change of the table
+                self._status_too_large = True
+                self.too_large("status", int(envelope.get("seq") or 0), len(payload.encode()), t,
+                               dict(envelope.get("body") or {}))
+            return
+        self._status_too_large = False
+        self.send(t, payload, 1, True)
 
     def _send_latest(self) -> None:
         if self._resend_latest:  # after a (re)connection every retained value goes again

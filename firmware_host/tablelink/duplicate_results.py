@@ -14,6 +14,9 @@ results out.
   own timer**: not only when a seating arrives (a session killed before its commit, or whose journal is
   stalled, sends no new seating). On a restart the results are read back from the journal, so one
   confirmed just before a kill is still sent.
+* **Too large to send.** A result the publisher does not send because it is larger than the broker's packet
+  (``board_result`` says False; docs/mqtt.md, "The broker") is not sent again, now or after a restart (a
+  ``board_result_not_sent`` note): the table's display says to enter it by hand (``tablelink.too_large``).
 * **Member cards.** Once both seats of a side have laid a member card, the pair's members go to the
   session (a ``players`` message). One taken comes back as the names in the seating; one refused as a
   ``players`` answer, which the table shows on its display once (``session: member cards refused: <why>``,
@@ -87,6 +90,9 @@ class DuplicateResults(Resending[tuple[int, int]]):
                     continue
                 self._settle(seating)
                 self.told.update(_members_refused(seating))   # shown when that seating came in
+            elif row.kind == "note" and isinstance(row.body.get("board_result_not_sent"), dict):
+                gone = row.body["board_result_not_sent"]   # too large for the broker: entered by hand
+                self.unanswered.pop((gone.get("round"), gone.get("board")), None)
         self.members: dict[tuple[int, str], str] = {}   # (round, seat) -> the member card read there
         self.named: set[tuple[int, str]] = set()         # (round, side) told the session
 
@@ -100,7 +106,8 @@ class DuplicateResults(Resending[tuple[int, int]]):
             body, _ = self.unanswered[key]
             wait = self._wait.get(key, RESEND_AFTER)
             seq = self.ctl.journal_note({"board_result_again": body})
-            self.publisher.board_result(body, seq)
+            if not self._sent(body, seq, 0):
+                continue
             self.unanswered[key] = (body, now)
             self._wait[key] = min(wait * 2, RESEND_MOST)
             self.resent += 1
@@ -112,13 +119,25 @@ class DuplicateResults(Resending[tuple[int, int]]):
         if ruling.get("clause") != "DB-77" or not ruling.get("confirmed"):
             return
         body = body_of(ruling)
-        self.publisher.board_result(body, seq, deal)
+        if not self._sent(body, seq, deal):
+            return
         self.unanswered[(body["round"], body["board"])] = (body, self.clock())
         self._wait.pop((body["round"], body["board"]), None)
         self.sent += 1
 
     def event(self, event: dict[str, Any], deal: int, seq: int) -> None:
         pass
+
+    def _sent(self, body: dict[str, Any], seq: int, deal: int) -> bool:
+        """Give a result to the publisher; one it refuses for its size (False, never None) is forgotten and
+        noted, so it is not sent again every few seconds, nor after a restart."""
+        if self.publisher.board_result(body, seq, deal) is not False:
+            return True
+        key = (body["round"], body["board"])
+        if key in self.unanswered:
+            self._forget(key)
+        self.ctl.journal_note({"board_result_not_sent": {"round": key[0], "board": key[1], "row": seq}})
+        return False
 
     # -- the seating -------------------------------------------------------------------------------
 

@@ -49,7 +49,7 @@ from firmware_host.tablelink.checks import (
     read_password,
     topic,
 )
-from firmware_host.tablelink.delivery import Delivery
+from firmware_host.tablelink.delivery import Delivery, Oversize
 from firmware_host.tablelink.secrecy import SecrecyFilter, hide_cards
 from firmware_host.wire.duplicate import (
     ROUND_TOPIC,
@@ -214,22 +214,30 @@ class MqttPublisher:
         them only then. Called on paho's network thread."""
         self._session_callbacks.append(callback)
 
-    def board_result(self, body: dict[str, Any], seq: int, deal: int = 0) -> None:
+    def on_oversize(self, callback: Oversize) -> None:
+        """Call ``callback(kind, seq, size, body)`` for each message not sent because it is larger than the
+        broker's packet (the broker would disconnect the table for it, and it would be sent again at every
+        reconnect; ``delivery.Delivery.too_large``). Called in the thread that made the message (the
+        controller's; the sender's for a status); it must return quickly."""
+        self.delivery.on_oversize.append(callback)
+
+    def board_result(self, body: dict[str, Any], seq: int, deal: int = 0) -> bool:
         """A duplicate board's confirmed result (``wire.duplicate.result_body``), journaled at row ``seq``:
         sent on ``board`` in order with the events, through the outbox (docs/mqtt.md, Duplicate). The
-        board's play is over, so its cards are not held back."""
-        self._queue("board", deal, seq, dict(body))
+        board's play is over, so its cards are not held back. False: larger than the broker's packet, not
+        sent (``on_oversize``): the director enters it by hand."""
+        return self._queue("board", deal, seq, dict(body))
 
-    def euchre_hand(self, body: dict[str, Any], seq: int, deal: int = 0) -> None:
+    def euchre_hand(self, body: dict[str, Any], seq: int, deal: int = 0) -> bool:
         """A euchre night's hand played (``tablelink.euchre_night``), or the table's stop after the director's
         call, journaled at row ``seq``: sent on ``hand`` in order with the events, through the outbox
         (docs/euchre.md). The hand is over, so its cards are not held back."""
-        self._queue("hand", deal, seq, dict(body))
+        return self._queue("hand", deal, seq, dict(body))
 
-    def players_seen(self, body: dict[str, Any], seq: int) -> None:
+    def players_seen(self, body: dict[str, Any], seq: int) -> bool:
         """A duplicate pair's members read from their member cards (``wire.duplicate.players_body``),
         journaled at row ``seq``: sent on ``players`` in order, through the outbox, like ``board``."""
-        self._queue("players", 0, seq, dict(body))
+        return self._queue("players", 0, seq, dict(body))
 
     @property
     def _status_msg(self) -> str | None:
@@ -284,8 +292,8 @@ class MqttPublisher:
 
     # -- internals ---------------------------------------------------------------------------------
 
-    def _queue(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> None:
-        self.delivery.queue(kind, deal, seq, body)
+    def _queue(self, kind: str, deal: int, seq: int, body: dict[str, Any]) -> bool:
+        return self.delivery.queue(kind, deal, seq, body)
 
     def _send(self, t: str, payload: str, qos: int, retain: bool) -> int:
         """The delivery core's only way out: paho's publish (its message id)."""

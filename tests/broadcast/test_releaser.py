@@ -204,3 +204,62 @@ def test_the_service_never_publishes_what_the_broker_would_disconnect_it_for(cap
         service.step()
     assert sent == ["cardtable/spectate/table/2/board/1"] and service.oversize == 1
     assert "cardtable/spectate/table/1/board/1" in caplog.text and "65536" in caplog.text
+
+
+def _items(out: list[tuple[str, str]], topic: str) -> list[str]:
+    return [i["kind"] for i in json.loads(dict(out)[topic])["items"]]
+
+
+def test_a_table_restarted_with_a_fresh_journal_is_shown_again_not_taken_for_repeats() -> None:
+    """docs/broadcast.md: a message at or below the newest ``seq`` taken was dropped as a repeat. A table
+    whose journal was replaced mid-evening (a spare Pi, a journal moved aside) numbers its rows from 1
+    again: every row it sent was dropped, and the spectators saw that table no more that evening. A
+    message sent again carries the ``t`` it was queued with; one queued after every one taken starts a new
+    numbering."""
+    r = _releaser(Release(Rule.DELAY, 0))
+    play = "cardtable/table-01/play"
+    r.offer(play, _msg("table-01", 1, 10.0, "event", _board(1)), 11.0)
+    r.offer(play, _msg("table-01", 300, 12.0, "event", {"type": "call", "seat": "N", "call": "1C"}), 13.0)
+    assert r.offer(play, _msg("table-01", 1, 10.0, "event", _board(1)), 14.0) == []      # a repeat (QoS 1)
+    assert r.offer(play, _msg("table-01", 300, 12.0, "event", {"type": "call", "seat": "N", "call": "1C"}),
+                   14.0) == []
+    # the fresh journal: board 2 from row 1 again, queued after everything taken
+    out = r.offer(play, _msg("table-01", 1, 20.0, "event", _board(1, 2)), 21.0)
+    out += r.offer(play, _msg("table-01", 2, 22.0, "event", {"type": "call", "seat": "N", "call": "2C"}), 23.0)
+    out += r.tick(30.0)
+    assert _items(out, "cardtable/spectate/table/1/board/2") == ["board", "call"]
+    assert r.renumbered == 1 and r.refused == 0
+    assert r.offer(play, _msg("table-01", 2, 22.0, "event", {"type": "call", "seat": "N", "call": "2C"}),
+                   31.0) == []                                                             # its repeats dropped
+
+
+def test_a_retained_play_message_is_refused() -> None:
+    """A table login that left a ``play`` message retained, numbered far ahead, had it taken at every
+    reconnection of the broadcast, and every honest row of its table after it dropped as a repeat. A table
+    sends ``play`` unretained: a retained one is refused and changes nothing."""
+    r = _releaser(Release(Rule.DELAY, 0))
+    play = "cardtable/table-01/play"
+    r.offer(play, _msg("table-01", 1, 10.0, "event", _board(1)), 11.0)
+    huge = _msg("table-01", 2**60, 11.0, "event", {"type": "call", "seat": "N", "call": "1C"})
+    assert r.offer(play, huge, 12.0, retained=True) == [] and r.refused == 1
+    out = r.offer(play, _msg("table-01", 2, 12.0, "event", {"type": "call", "seat": "N", "call": "2C"}), 13.0)
+    out += r.tick(20.0)
+    assert _items(out, "cardtable/spectate/table/1/board/1") == ["board", "call"]
+
+
+def test_the_service_tells_the_releaser_which_play_messages_the_broker_kept_retained() -> None:
+    from types import SimpleNamespace
+
+    from firmware_host.broadcast.service import BroadcastService
+
+    service = BroadcastService(_releaser(Release(Rule.DELAY, 0)), "127.0.0.1", 1, "pw")
+    service.client.publish = lambda topic, payload, **kw: None  # type: ignore[method-assign,assignment,misc]
+    service.client.ack = lambda mid, qos: None  # type: ignore[method-assign,assignment,misc]
+    play = "cardtable/table-01/play"
+    service._on_message(service.client, None, SimpleNamespace(topic=play, payload=_msg("table-01", 1, 10.0, "event",
+                                                              _board(1)), mid=1, qos=1, retain=False))
+    service._on_message(service.client, None, SimpleNamespace(topic=play, payload=_msg("table-01", 2**60, 11.0, "event",
+                                                              {"type": "call", "seat": "N", "call": "1C"}), mid=2,
+                                                              qos=1, retain=True))
+    service.step()
+    assert service.releaser.taken == 1 and service.releaser.refused == 1

@@ -258,3 +258,20 @@ def test_going_offline_is_said_by_the_link_s_owner_not_a_second_time_here(caplog
     assert events == [m.LinkStatus(False, "unplugged", HELLO)]
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
     assert any("unplugged" in r.getMessage() for r in caplog.records)
+
+
+def test_every_hello_brings_the_commands_in_flight_again_not_only_one_after_an_outage() -> None:
+    """PROTOCOL.md 6.1 step 3: on HELLO the host sends again every numbered command still in flight. It did
+    so only when it had been offline: a 1.0 shoe (no 0.5 s repeat) whose HELLO came while the host was
+    online (its answer to a HOST_HELLO the host repeated while it waited) never got a command the line had
+    lost, until the next outage."""
+    s = online(0.0)
+    cmd, data = s.command(m.StartDeal(Seat.E, (1,) * 13), 0.1)
+    assert cmd in sent(data)                   # ... and lost on the line
+    _, out = s.tick(0.7)
+    assert cmd not in sent(out)                # a 1.0 shoe: no repeat timer
+    _, out = s.receive(codec.encode(HELLO), 0.8)
+    assert cmd in sent(out)
+    s.receive(codec.encode(m.Reply(1, 1, m.Status.OK, "")), 0.9)
+    _, out = s.receive(codec.encode(HELLO), 1.0)
+    assert sent(out) == []                     # answered: nothing in flight, nothing sent again

@@ -94,3 +94,49 @@ def test_a_board_result_is_sent_secret_false_while_an_events_deal_is_held_back(t
     assert d.envelope("event", 3, 10, {})["secret"] is True     # deal 3's cards are still held back
     assert d.envelope("board", 3, 11, {})["secret"] is False
     j.close()
+
+
+def test_a_message_over_the_broker_s_packet_is_never_sent_and_said_once(tmp_path: Path, caplog: Any) -> None:
+    """docs/mqtt.md, "The broker": Mosquitto disconnects a client whose packet is over 64 KiB. The table
+    measured nothing: a message over it went into the outbox, the broker disconnected the table, and the
+    outbox sent it again at every reconnect, for ever, with everything queued behind it. Now it is not
+    queued: one ERROR names its kind, row and size, the table is told, and what follows goes as usual."""
+    j = Journal.open(tmp_path / "j", synchronous="NORMAL")
+    wire = Wire(want=2)
+    d = Delivery("table-01", j, SecrecyFilter(reveal=True), wire.send, lambda: 1.0, heartbeat=3600)
+    told: list[tuple[str, int, int]] = []
+    getattr(d, "on_oversize", []).append(lambda kind, seq, size, body: told.append((kind, seq, size)))
+    d.connected()
+    d.queue("event", 1, 4, {"n": 4})
+    with caplog.at_level("ERROR"):
+        fits = d.queue("ruling", 1, 5, {"reason": "x" * 70000})
+    d.queue("event", 1, 6, {"n": 6})
+    _run(d, wire)
+    assert [(m["seq"], m["prev"]) for m in wire.ordered()] == [(4, 0), (6, 4)] and fits is False
+    assert d.pending() == 2 and d.oversize == 1                     # the big one is not in the outbox
+    (kind, seq, size), = told
+    assert (kind, seq) == ("ruling", 5) and size > 70000
+    errors = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1 and "ruling" in errors[0].getMessage() and str(size) in errors[0].getMessage()
+    d.close()
+    j.close()
+
+
+def test_a_status_over_the_broker_s_packet_is_not_sent_and_said_once(tmp_path: Path, caplog: Any) -> None:
+    """A retained status over the packet would be sent again on every reconnection: the last one that fit
+    stays on the broker, and the table says so once, not at every change."""
+    j = Journal.open(tmp_path / "j", synchronous="NORMAL")
+    wire = Wire(want=1)
+    d = Delivery("table-01", j, SecrecyFilter(reveal=True), wire.send, lambda: 1.0, heartbeat=3600)
+    d.connected()
+    with caplog.at_level("ERROR"):
+        for n in range(3):
+            d.status(1, 7 + n, {"deal": 1, "players": {"N": "x" * 70000}})
+            d._send_status()
+            d._status_at = 0.0
+    d.queue("event", 1, 10, {"n": 10})
+    _run(d, wire)
+    assert not [t for t, m, q, r in wire.sent if t.endswith("/status")]
+    assert d.oversize == 1 and len([r for r in caplog.records if r.levelname == "ERROR"]) == 1
+    d.close()
+    j.close()

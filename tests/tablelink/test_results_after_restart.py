@@ -153,3 +153,30 @@ def test_member_cards_refused_are_shown_at_the_table_once_per_answer(tmp_path: P
     DuplicateResults(again, _Pub(), clock=lambda: 100.0, timer=None).on_session(seating | {"answers": [refused, later]})
     assert again.submitted == []                                   # shown before the restart
     j.close()
+
+
+class _Refusing(_Pub):
+    """A publisher whose broker's packet a result does not fit (``board_result`` says False)."""
+
+    def board_result(self, body: dict[str, Any], seq: int, deal: int = 0) -> bool:
+        self.sent.append(body["board"])
+        return False
+
+
+def test_a_result_too_large_for_the_broker_is_not_sent_again_nor_after_a_restart(tmp_path: Path) -> None:
+    """docs/mqtt.md, "The broker": a result the publisher cannot send for its size was kept unanswered and
+    sent again every 3 to 30 s (each time a row, an ERROR, a note on the display) and after every restart.
+    Now it is noted once in the journal and forgotten: the table's display says to enter it by hand."""
+    j = Journal.open(tmp_path / "j")
+    j.append("ruling", _result(3), 1.0)
+    clock = [100.0]
+    pub = _Refusing()
+    results = DuplicateResults(_Ctl(j), pub, clock=lambda: clock[0], timer=None)
+    assert results.resend_due() == 1 and pub.sent == [3]
+    assert results.unanswered == {}
+    clock[0] += 3600.0
+    assert results.resend_due() == 0 and pub.sent == [3]
+    assert [r.body["board_result_not_sent"]["board"] for r in j.rows() if "board_result_not_sent" in r.body] == [3]
+    again = DuplicateResults(_Ctl(j), pub, clock=lambda: clock[0], timer=None)   # restarted
+    assert again.unanswered == {} and again.resend_due() == 0 and pub.sent == [3]
+    j.close()
