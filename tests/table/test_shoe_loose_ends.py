@@ -543,21 +543,6 @@ def test_a_reply_is_acknowledged_only_with_a_row_a_restart_resumes_after(tmp_pat
     assert max(feed.acked) == 1                               # the REPLY waits in the shoe for a row
 
 
-def test_the_directors_button_on_the_shoe_is_journaled_with_its_number(tmp_path: Path) -> None:
-    """The shoe's director button (seat 255) puts the ruling lamps out: its row carried no `shoe` mark, so
-    the journal did not hold its number. Acknowledged at once, a table restarted before the next row was
-    told by the shoe's HELLO that it was gone ("message 2 lost on the link"); its row holds the number now,
-    so it is acknowledged with it and a restart resumes after it."""
-    ctl, j, feed = _bridge_table(tmp_path)
-    _deal_cards(feed, 0)
-    feed(m.ButtonPressed, None, 1)                            # 2: the director's button
-    (ack,) = [b for k, b in _rows(j) if k == "note" and b.get("ack") == "director"]
-    assert ack["shoe"] == [BOOT, 2] and max(feed.acked) == 2
-    hello = replace(_hello(BOOT), seq=2, oldest_held=0)       # the shoe forgot 1-2: acknowledged
-    ctl, events = _restarted_host(j, hello)
-    assert not [e for e in events if isinstance(e, m.MessagesLost)]
-
-
 def test_messages_lost_on_the_link_mid_deal_are_journaled_and_end_the_deal_as_lost(tmp_path: Path) -> None:
     """Audit a4, finding 4: the shoe's ring overwrote cards 20-29 (ERROR 4) before the host got them. The
     journal held only the shoe's `error 4: ring full` (the lost numbers were only in the log) and the laws
