@@ -12,7 +12,8 @@
   gives to another seat means the board must be remade from its record.
 * ``DB-14`` (``board_short``, ``deal_end``): the shoe stopped with cards not placed, no hand too long:
   they are found and put in the well before the auction (the shoe finishes the board). A ``board_short``
-  that names no card (the shoe did not say which are missing: the pockets are not known), or one ``lost``
+  that names no card (the shoe did not say which are missing: the pockets are not known), one that names
+  others than the cards the table did not see placed (PROTOCOL.md 7.2, check 3: not known either), or one ``lost``
   (the table's link lost messages of the board, its cards most likely), is ``DB-6`` instead: the board is
   remade from its record, dealt again from empty pockets.
 * ``DB-13`` (``hand_count``): a player counts other than thirteen cards in his pocket.
@@ -151,6 +152,19 @@ def _cards(cards: list[Card] | tuple[Card, ...]) -> str:
     return ", ".join(names[:-1]) + (" and " if not more else ", ") + names[-1] + more
 
 
+def _disagree(named: tuple[Card, ...], placed: set[Card], unseen: tuple[Card, ...]) -> str:
+    """Why a shoe's list of the cards not placed is not the table's: cards it names that the table saw
+    placed, and cards the table never saw placed that it leaves out."""
+    bits = []
+    seen = [x for x in full_pack() if x in named and x in placed]
+    if seen:
+        bits.append(f"the shoe named {_cards(seen)} missing, which the table saw placed")
+    left = [x for x in unseen if x not in named]
+    if left:
+        bits.append(f"it did not name {_cards(left)}, which the table never saw placed")
+    return "; ".join(bits)
+
+
 def _start_board_deal(s: TableState, b: BoardAtTable) -> None:
     """A physical board: its four hands are in the pockets, so the deal is there and its auction begins,
     the dealer first. The hands held are not known: the record says what they should be, not what they
@@ -281,6 +295,14 @@ def _register_board(reg: Registry) -> None:
                            "pockets are emptied and the board is dealt again from a whole pack.",
                            dealer=b.record.dealer, extra=_facts(b))
         else:
+            placed = {card for _, card in s.deal.dealt if card is not None} if s.deal is not None else set()
+            unseen = tuple(x for x in full_pack() if x not in placed)
+            if set(e.missing) != set(unseen):      # PROTOCOL.md 7.2, check 3: the shoe's word is not the pockets'
+                b.short = ()
+                return bh.rule("DB-6", f"{_LAW}, law 6", Remedy.REDEAL, f"Board {b.number} is not whole and which "
+                               f"cards are in its pockets is not known ({_disagree(e.missing, placed, unseen)}): "
+                               "the four pockets are emptied and the board is dealt again from a whole pack.",
+                               dealer=b.record.dealer, extra=_facts(b, missing=[x.code for x in e.missing]))
             missing = b.short = e.missing
         return c.rule(Remedy.ATTENTION, f"Board {b.number} is not whole: {_cards(list(missing))} "
                       f"{'is' if len(missing) == 1 else 'are'} not in the pockets and no hand is too long. They "

@@ -1,0 +1,53 @@
+"""What a board's shoe reports, checked by the table as hardware/shoe/PROTOCOL.md 7.2 says a host must: a
+report that does not add up (a board ended short naming cards the table saw placed or leaving out cards it
+never saw, a card placed twice or with no code, a card of another pack than the pockets') leaves the
+pockets unknown, so the board is remade from its record (``DB-6``), never finished from them or played."""
+
+from __future__ import annotations
+
+from laws.cards import full_pack
+from laws.duplicate.deal import Board
+from laws.engine import LawEngine
+from laws.events import BoardShort, CardDealt, DealStarted
+from laws.rulings import Remedy, Ruling
+from tests.laws.test_duplicate_engine import _deal, placed
+
+PACK = full_pack()
+
+
+def _dealing(n: int = 30, pack: str = "A1") -> tuple[LawEngine, Board]:
+    board = Board.numbered(5, _deal(21))
+    eng = LawEngine("duplicate-bridge")
+    eng.feed(placed(board, how="shoe"))
+    eng.feed(DealStarted(board.dealer, pack))
+    for card in PACK[:n]:
+        assert eng.feed(CardDealt(board.deal.holder(card), card, False, pack)) == []
+    return eng, board
+
+
+def _remade(rulings: list[Ruling], eng: LawEngine, board: Board) -> Ruling:
+    (r,) = rulings
+    assert (r.clause, r.remedy, r.dealer) == ("DB-6", Remedy.REDEAL, board.dealer)
+    assert eng.state.deal is not None and eng.state.deal.void
+    assert "which cards are in its pockets is not known" in r.reason and "dealt again" in r.reason
+    return r
+
+
+def test_a_board_short_naming_a_card_the_table_saw_placed_leaves_the_pockets_unknown() -> None:
+    eng, board = _dealing()
+    named = (PACK[3], *PACK[30:])                  # the shoe names a card the table saw it place
+    r = _remade(eng.feed(BoardShort(named)), eng, board)
+    assert f"the shoe named the {PACK[3].name} missing, which the table saw placed" in r.reason
+    assert r.extra["missing"] == [c.code for c in named] and r.extra["board"] == 5
+
+
+def test_a_board_short_leaving_out_cards_the_table_never_saw_leaves_the_pockets_unknown() -> None:
+    eng, board = _dealing()
+    r = _remade(eng.feed(BoardShort(tuple(PACK[31:]))), eng, board)
+    assert f"it did not name the {PACK[30].name}, which the table never saw placed" in r.reason
+
+
+def test_a_board_short_naming_exactly_the_cards_not_seen_is_still_found_and_finished() -> None:
+    eng, board = _dealing()
+    (r,) = eng.feed(BoardShort(tuple(PACK[30:])))
+    assert (r.clause, r.remedy) == ("DB-14", Remedy.ATTENTION) and not eng.state.deal.void  # type: ignore[union-attr]
