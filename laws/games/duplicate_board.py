@@ -9,7 +9,8 @@
   the table's shoe deals (``shoe``): the shoe's cards follow (``deal_start``, ``card_dealt``,
   ``deal_end``), and the hands are known as dealt, so every revoke is seen at the card.
 * ``DB-6`` (``card_dealt``): each card the shoe puts in a pocket against the record; one the record
-  gives to another seat means the board must be remade from its record.
+  gives to another seat means the board must be remade from its record; so does one reported placed again,
+  or placed with no code read (PROTOCOL.md 7.2, check 2: the pockets are not known).
 * ``DB-14`` (``board_short``, ``deal_end``): the shoe stopped with cards not placed, no hand too long:
   they are found and put in the well before the auction (the shoe finishes the board). A ``board_short``
   that names no card (the shoe did not say which are missing: the pockets are not known), one that names
@@ -257,8 +258,17 @@ def _register_board(reg: Registry) -> None:
             b.dealt = RecordCheck(b.record)
             b.short = ()
             return None
-        if e.card is None:
-            return None
+        pocket = SEAT_NAMES[e.seat]
+        if e.card is None or e.card in b.dealt.seen:     # PROTOCOL.md 7.2, check 2: the pockets are not known
+            what = f"a card with no code read in {pocket}'s pocket" if e.card is None else \
+                f"the {e.card.name} in {pocket}'s pocket a second time (placed in " \
+                f"{SEAT_NAMES[b.dealt.seen[e.card]]}'s already)"
+            if e.card is not None:
+                b.dealt.see(e.seat, e.card)
+            return bh.rule("DB-6", f"{_LAW}, law 6", Remedy.REDEAL, f"Board {b.number}: the shoe reported placing "
+                           f"{what}: which cards are in its pockets is not known. The four pockets are emptied and "
+                           "the board is dealt again from a whole pack.", dealer=b.record.dealer,
+                           extra=_facts(b, card=e.card.code if e.card is not None else None, pocket=e.seat.value))
         foul = b.dealt.see(e.seat, e.card)
         if foul is None:
             return None

@@ -8,7 +8,7 @@ from __future__ import annotations
 from laws.cards import full_pack
 from laws.duplicate.deal import Board
 from laws.engine import LawEngine
-from laws.events import BoardShort, CardDealt, DealStarted
+from laws.events import BoardShort, CardDealt, DealEnded, DealStarted
 from laws.rulings import Remedy, Ruling
 from tests.laws.test_duplicate_engine import _deal, placed
 
@@ -51,3 +51,20 @@ def test_a_board_short_naming_exactly_the_cards_not_seen_is_still_found_and_fini
     eng, board = _dealing()
     (r,) = eng.feed(BoardShort(tuple(PACK[30:])))
     assert (r.clause, r.remedy) == ("DB-14", Remedy.ATTENTION) and not eng.state.deal.void  # type: ignore[union-attr]
+
+
+def test_a_card_placed_twice_leaves_the_pockets_unknown_and_never_passes_for_the_52nd() -> None:
+    """A shoe that reports a card placed again (51 cards and a repeat make 52 reports) must not have its
+    board taken as whole: one card is in no pocket, or a pocket holds two of one card."""
+    eng, board = _dealing(n=51)
+    again = PACK[7]
+    r = _remade(eng.feed(CardDealt(board.deal.holder(again), again, False, "A1")), eng, board)
+    assert f"the {again.name} in" in r.reason and "a second time" in r.reason
+    assert r.extra["card"] == again.code and r.extra["pocket"] == board.deal.holder(again).value
+    assert eng.feed(DealEnded()) == [] and eng.state.phase.value != "auction"
+
+
+def test_a_card_placed_with_no_code_leaves_the_pockets_unknown() -> None:
+    eng, board = _dealing(n=10)
+    r = _remade(eng.feed(CardDealt(board.dealer, None, False, "A1")), eng, board)
+    assert "a card with no code read in" in r.reason and r.extra["card"] is None
