@@ -10,7 +10,8 @@
   ``deal_end``), and the hands are known as dealt, so every revoke is seen at the card.
 * ``DB-6`` (``card_dealt``): each card the shoe puts in a pocket against the record; one the record
   gives to another seat means the board must be remade from its record; so does one reported placed again,
-  or placed with no code read (PROTOCOL.md 7.2, check 2: the pockets are not known).
+  or placed with no code read, or of another pack than the cards placed before it (PROTOCOL.md 7.2, check
+  2: the pockets are not known).
 * ``DB-14`` (``board_short``, ``deal_end``): the shoe stopped with cards not placed, no hand too long:
   they are found and put in the well before the auction (the shoe finishes the board). A ``board_short``
   that names no card (the shoe did not say which are missing: the pockets are not known), one that names
@@ -103,6 +104,7 @@ class BoardAtTable:
     verified: bool | None = None
     confirmed: dict[str, str] = field(default_factory=dict)   # "ns"/"ew" -> the seat that confirmed
     short: tuple[Card, ...] = ()    # the shoe stopped with these not placed (until the board is whole)
+    pockets_pack: str | None = None  # the pack of the attempt's first placed card that named one (PROTOCOL 7.2)
 
     @property
     def number(self) -> int:
@@ -257,6 +259,7 @@ def _register_board(reg: Registry) -> None:
             b.deal = s.deals_started + 1
             b.dealt = RecordCheck(b.record)
             b.short = ()
+            b.pockets_pack = None
             return None
         pocket = SEAT_NAMES[e.seat]
         if e.card is None or e.card in b.dealt.seen:     # PROTOCOL.md 7.2, check 2: the pockets are not known
@@ -269,6 +272,15 @@ def _register_board(reg: Registry) -> None:
                            f"{what}: which cards are in its pockets is not known. The four pockets are emptied and "
                            "the board is dealt again from a whole pack.", dealer=b.record.dealer,
                            extra=_facts(b, card=e.card.code if e.card is not None else None, pocket=e.seat.value))
+        if e.pack is not None and b.pockets_pack is not None and e.pack != b.pockets_pack:
+            b.dealt.see(e.seat, e.card)
+            return bh.rule("DB-6", f"{_LAW}, law 6", Remedy.REDEAL, f"Board {b.number}: the shoe reported placing "
+                           f"the {e.card.name} of pack {e.pack} in {pocket}'s pocket, where the cards are of pack "
+                           f"{b.pockets_pack}: which cards are in its pockets is not known. The four pockets are "
+                           "emptied and the board is dealt again from a whole pack.", dealer=b.record.dealer,
+                           extra=_facts(b, card=e.card.code, pocket=e.seat.value, pack=e.pack,
+                                        pockets_pack=b.pockets_pack))
+        b.pockets_pack = b.pockets_pack or e.pack
         foul = b.dealt.see(e.seat, e.card)
         if foul is None:
             return None
@@ -314,6 +326,7 @@ def _register_board(reg: Registry) -> None:
                                "the four pockets are emptied and the board is dealt again from a whole pack.",
                                dealer=b.record.dealer, extra=_facts(b, missing=[x.code for x in e.missing]))
             missing = b.short = e.missing
+            b.pockets_pack = None   # the finish is a new attempt: its first card fixes its pack (law 14A: another pack)
         return c.rule(Remedy.ATTENTION, f"Board {b.number} is not whole: {_cards(list(missing))} "
                       f"{'is' if len(missing) == 1 else 'are'} not in the pockets and no hand is too long. They "
                       "are found (or taken from another pack of the same back) and put in the shoe's well "

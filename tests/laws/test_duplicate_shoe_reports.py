@@ -68,3 +68,28 @@ def test_a_card_placed_with_no_code_leaves_the_pockets_unknown() -> None:
     eng, board = _dealing(n=10)
     r = _remade(eng.feed(CardDealt(board.dealer, None, False, "A1")), eng, board)
     assert "a card with no code read in" in r.reason and r.extra["card"] is None
+
+
+def test_a_card_of_another_pack_than_the_pockets_leaves_the_pockets_unknown() -> None:
+    """The shoe rejects a card of another pack (PROTOCOL.md 7.1, reason 2); one it reports placed anyway
+    puts a card of another back in the board, and the board is not taken as dealt."""
+    eng, board = _dealing(n=20)
+    stray = PACK[20]
+    r = _remade(eng.feed(CardDealt(board.deal.holder(stray), stray, False, "Z9")), eng, board)
+    assert f"the {stray.name} of pack Z9" in r.reason and "of pack A1" in r.reason
+    assert (r.extra["pack"], r.extra["pockets_pack"]) == ("Z9", "A1")
+
+
+def test_cards_whose_code_names_no_pack_are_not_compared() -> None:
+    eng, board = _dealing(n=20)
+    assert eng.feed(CardDealt(board.deal.holder(PACK[20]), PACK[20], False, None)) == []
+
+
+def test_the_cards_found_for_a_short_board_may_be_of_another_pack() -> None:
+    """Law 14A: a missing card may be replaced from another pack; the finish is an attempt of its own."""
+    eng, board = _dealing(n=50)
+    (r,) = eng.feed(BoardShort(tuple(PACK[50:])))
+    assert r.clause == "DB-14"
+    for card in PACK[50:]:
+        assert eng.feed(CardDealt(board.deal.holder(card), card, False, "B7")) == []
+    assert eng.feed(DealEnded()) == [] and eng.state.phase.value == "auction"
