@@ -93,3 +93,14 @@ def test_the_cards_found_for_a_short_board_may_be_of_another_pack() -> None:
     for card in PACK[50:]:
         assert eng.feed(CardDealt(board.deal.holder(card), card, False, "B7")) == []
     assert eng.feed(DealEnded()) == [] and eng.state.phase.value == "auction"
+
+
+def test_a_damaged_card_at_a_duplicate_table_is_journaled_not_ruled() -> None:
+    """docs/events.md: no DB- clause covers it, and the rubber table's new pack is not a board's."""
+    from laws.events import DamagedCardFound
+
+    board = Board.numbered(5, _deal(21))
+    eng = LawEngine("duplicate-bridge")
+    eng.feed(placed(board))
+    assert eng.feed(DamagedCardFound(PACK[0], "A1", True)) == []
+    assert eng.feed(DamagedCardFound(None, "A1", False)) == []
