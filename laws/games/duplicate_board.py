@@ -9,10 +9,13 @@
   the table's shoe deals (``shoe``): the shoe's cards follow (``deal_start``, ``card_dealt``,
   ``deal_end``), and the hands are known as dealt, so every revoke is seen at the card.
 * ``DB-6`` (``card_dealt``): each card the shoe puts in a pocket against the record; one the record
-  gives to another seat means the board must be remade from its record.
+  gives to another seat means the board must be remade from its record; so does one reported placed again,
+  or placed with no code read, or of another pack than the cards placed before it (PROTOCOL.md 7.2, check
+  2: the pockets are not known).
 * ``DB-14`` (``board_short``, ``deal_end``): the shoe stopped with cards not placed, no hand too long:
   they are found and put in the well before the auction (the shoe finishes the board). A ``board_short``
-  that names no card (the shoe did not say which are missing: the pockets are not known), or one ``lost``
+  that names no card (the shoe did not say which are missing: the pockets are not known), one that names
+  others than the cards the table did not see placed (PROTOCOL.md 7.2, check 3: not known either), or one ``lost``
   (the table's link lost messages of the board, its cards most likely), is ``DB-6`` instead: the board is
   remade from its record, dealt again from empty pockets.
 * ``DB-13`` (``hand_count``): a player counts other than thirteen cards in his pocket.
@@ -101,6 +104,7 @@ class BoardAtTable:
     verified: bool | None = None
     confirmed: dict[str, str] = field(default_factory=dict)   # "ns"/"ew" -> the seat that confirmed
     short: tuple[Card, ...] = ()    # the shoe stopped with these not placed (until the board is whole)
+    pockets_pack: str | None = None  # the pack of the attempt's first placed card that named one (PROTOCOL 7.2)
 
     @property
     def number(self) -> int:
@@ -149,6 +153,19 @@ def _cards(cards: list[Card] | tuple[Card, ...]) -> str:
     if len(names) == 1:
         return names[0] + more
     return ", ".join(names[:-1]) + (" and " if not more else ", ") + names[-1] + more
+
+
+def _disagree(named: tuple[Card, ...], placed: set[Card], unseen: tuple[Card, ...]) -> str:
+    """Why a shoe's list of the cards not placed is not the table's: cards it names that the table saw
+    placed, and cards the table never saw placed that it leaves out."""
+    bits = []
+    seen = [x for x in full_pack() if x in named and x in placed]
+    if seen:
+        bits.append(f"the shoe named {_cards(seen)} missing, which the table saw placed")
+    left = [x for x in unseen if x not in named]
+    if left:
+        bits.append(f"it did not name {_cards(left)}, which the table never saw placed")
+    return "; ".join(bits)
 
 
 def _start_board_deal(s: TableState, b: BoardAtTable) -> None:
@@ -242,9 +259,28 @@ def _register_board(reg: Registry) -> None:
             b.deal = s.deals_started + 1
             b.dealt = RecordCheck(b.record)
             b.short = ()
+            b.pockets_pack = None
             return None
-        if e.card is None:
-            return None
+        pocket = SEAT_NAMES[e.seat]
+        if e.card is None or e.card in b.dealt.seen:     # PROTOCOL.md 7.2, check 2: the pockets are not known
+            what = f"a card with no code read in {pocket}'s pocket" if e.card is None else \
+                f"the {e.card.name} in {pocket}'s pocket a second time (placed in " \
+                f"{SEAT_NAMES[b.dealt.seen[e.card]]}'s already)"
+            if e.card is not None:
+                b.dealt.see(e.seat, e.card)
+            return bh.rule("DB-6", f"{_LAW}, law 6", Remedy.REDEAL, f"Board {b.number}: the shoe reported placing "
+                           f"{what}: which cards are in its pockets is not known. The four pockets are emptied and "
+                           "the board is dealt again from a whole pack.", dealer=b.record.dealer,
+                           extra=_facts(b, card=e.card.code if e.card is not None else None, pocket=e.seat.value))
+        if e.pack is not None and b.pockets_pack is not None and e.pack != b.pockets_pack:
+            b.dealt.see(e.seat, e.card)
+            return bh.rule("DB-6", f"{_LAW}, law 6", Remedy.REDEAL, f"Board {b.number}: the shoe reported placing "
+                           f"the {e.card.name} of pack {e.pack} in {pocket}'s pocket, where the cards are of pack "
+                           f"{b.pockets_pack}: which cards are in its pockets is not known. The four pockets are "
+                           "emptied and the board is dealt again from a whole pack.", dealer=b.record.dealer,
+                           extra=_facts(b, card=e.card.code, pocket=e.seat.value, pack=e.pack,
+                                        pockets_pack=b.pockets_pack))
+        b.pockets_pack = b.pockets_pack or e.pack
         foul = b.dealt.see(e.seat, e.card)
         if foul is None:
             return None
@@ -281,7 +317,16 @@ def _register_board(reg: Registry) -> None:
                            "pockets are emptied and the board is dealt again from a whole pack.",
                            dealer=b.record.dealer, extra=_facts(b))
         else:
+            placed = {card for _, card in s.deal.dealt if card is not None} if s.deal is not None else set()
+            unseen = tuple(x for x in full_pack() if x not in placed)
+            if set(e.missing) != set(unseen):      # PROTOCOL.md 7.2, check 3: the shoe's word is not the pockets'
+                b.short = ()
+                return bh.rule("DB-6", f"{_LAW}, law 6", Remedy.REDEAL, f"Board {b.number} is not whole and which "
+                               f"cards are in its pockets is not known ({_disagree(e.missing, placed, unseen)}): "
+                               "the four pockets are emptied and the board is dealt again from a whole pack.",
+                               dealer=b.record.dealer, extra=_facts(b, missing=[x.code for x in e.missing]))
             missing = b.short = e.missing
+            b.pockets_pack = None   # the finish is a new attempt: its first card fixes its pack (law 14A: another pack)
         return c.rule(Remedy.ATTENTION, f"Board {b.number} is not whole: {_cards(list(missing))} "
                       f"{'is' if len(missing) == 1 else 'are'} not in the pockets and no hand is too long. They "
                       "are found (or taken from another pack of the same back) and put in the shoe's well "
