@@ -17,6 +17,10 @@
   outbox (at least once, in order). Until the night's seating answers them, the unanswered hands are
   sent again, all of them in order, under new rows (``RESEND_AFTER`` seconds, doubling up to
   ``RESEND_MOST``): the night takes a table's hands only in order.
+* **Restarted.** The seating last journaled, the hands sent and the rulings of the deals not yet sent are
+  read back from the journal. A hand the table was stopped at the end of (its fifth trick's last card
+  journaled, the hand not) is finished first thing: its result counted from the cards unless its score is
+  journaled already, then the hand sent, once.
 * **The director's call.** When the seating says the round is called, the table finishes the hand in
   play (if any), sends it, then sends a ``stop`` with the number of hands it played in the round.
 
@@ -39,6 +43,7 @@ from firmware_host.wire.euchre import EuchreSeating
 from firmware_host.wire.messages import MessageError
 from laws.euchre_night.notation import hand_body, tricks_won
 from laws.events.types import ResultRecorded
+from laws.state import DealState
 
 log = logging.getLogger(__name__)
 __all__ = ["RESEND_AFTER", "RESEND_MOST", "TIMER_EVERY", "NightTable", "connect"]
@@ -64,29 +69,54 @@ class NightTable(Resending[str]):
         self.sent_in: dict[int, int] = {}     # round -> hands sent
         self.stopped: set[int] = set()        # rounds the table sent its stop for
         self._sources: dict[str, set[str]] = {}
+        self._owed: tuple[str, int] | None = None   # the hand a kill at its end left to finish (``_restore``)
         self._restore()
+        if self._owed is not None:   # first in the controller's queue, before anything said after the restart
+            self.ctl.submit(CommandAck(self._finish))
 
     thread_name = "euchre-resend"
 
     def _restore(self) -> None:
-        """After a restart: the hands sent before it, answered or not, and the rulings of the deals not yet
-        scored (the deal in play, a misdeal since the last hand sent), from the journal. The observer hears
-        a ruling once, as it is committed, and the restart replays the engine without it: kept in memory
-        only, a renege ruled before the restart (``EU-64``: who, in which trick) and a misdeal before it
-        were missing from the hand sent after it."""
+        """After a restart: the seating in force, the hands sent before it, answered or not, and the rulings
+        of the deals not yet scored (the deal in play, a misdeal since the last hand sent), from the journal.
+        The observer hears a ruling once, as it is committed, and the restart replays the engine without it:
+        kept in memory only, a renege ruled before the restart (``EU-64``: who, in which trick) and a
+        misdeal before it were missing from the hand sent after it.
+
+        A hand the table was killed at the end of is owed (``_owed``, finished by :meth:`_finish`): its
+        fifth trick's last card is journaled, but no result counted from the cards (the count runs as that
+        card is committed), or its score is journaled but not the hand sent (the hand is sent as the score
+        is committed). The restarted table held such a hand in play, or took it for sent, and sent nothing:
+        the night waited for it."""
+        seating: EuchreSeating | None = None    # the seating in force as each row was written
+        at_last_event: EuchreSeating | None = None
+        scored_under: dict[int, EuchreSeating | None] = {}   # deal -> the seating its score was made under
+        noted: set[int] = set()                 # deals sent, or noted not sent
         for row in self.ctl.journal.rows():
+            if row.kind == "event":
+                at_last_event = seating
+                continue
             if row.kind == "ruling":
                 deal = row.body.get("deal")
                 if isinstance(deal, int) and deal > 0:
                     self.rulings.setdefault(deal, []).append(row.body)
                     if _scores(row.body):
                         self.scored.add(deal)
+                        scored_under[deal] = seating
                 continue
             if row.kind != "note":
+                continue
+            msg = row.body.get("session")
+            if isinstance(msg, dict) and msg.get("kind") == "euchre_seating":
+                try:
+                    seating = EuchreSeating.from_dict(msg)
+                except MessageError:
+                    pass   # refused when it came (``euchre_seating_refused``): the seating before it stood
                 continue
             not_sent = row.body.get("euchre_hand_not_sent")
             if isinstance(not_sent, dict) and isinstance(not_sent.get("deal"), int):
                 self.scored.add(not_sent["deal"])
+                noted.add(not_sent["deal"])
             body = row.body.get("euchre_hand")
             if isinstance(body, dict):
                 key = _key(body)
@@ -95,14 +125,32 @@ class NightTable(Resending[str]):
                     self.sent_in[rnd] = max(self.sent_in.get(rnd, 0), int(body.get("hand") or 0))
                     deal = int(body.get("deal") or 0)
                     self.scored.add(deal)
+                    noted.add(deal)
                     for n in [n for n in self.rulings if n < deal]:   # sent with it, as ``ruling`` forgets them
                         del self.rulings[n]
                 else:
                     self.stopped.add(rnd)
                 self.unanswered[key] = (body, float("-inf"))
                 self._sources.setdefault(key, set()).add(f"{self.ctl.table_id}:{row.seq}")
-        for deal in [n for n in self.rulings if n in self.scored]:   # sent, or scored outside a night's round
+        self.seating = seating
+        if seating is not None:
+            self._owed = _owed(self.ctl.engine.state.deal, seating, at_last_event, scored_under, noted)
+        owed = self._owed[1] if self._owed is not None else None
+        for deal in [n for n in self.rulings if n in self.scored and n != owed]:   # sent, or scored outside a round
             del self.rulings[deal]
+
+    def _finish(self) -> None:
+        """Controller thread, first after a restart: finish the hand a kill at its end left (``_owed``) as
+        the live table would have: count its tricks from the cards and record the result (scored, then
+        sent by :meth:`ruling`), or send the hand its journaled score made. Once."""
+        owed, self._owed = self._owed, None
+        d = self.ctl.engine.state.deal
+        if owed is None or d is None or d.number != owed[1]:
+            return
+        if owed[0] == "count":
+            self._count(d)
+        else:
+            self._hand(owed[1])
 
     # -- what the people at the table may ask ------------------------------------------------------------
 
@@ -167,6 +215,11 @@ class NightTable(Resending[str]):
         if deal in self.scored:
             return
         self.scored.add(deal)
+        self._hand(deal)
+
+    def _hand(self, deal: int) -> None:
+        """Controller thread: deal ``deal``'s score is committed: at a night's round, send it as the round's
+        next hand, with the rulings of the deals since the last hand sent that came to nothing."""
         s = self.seating
         d = self.ctl.engine.state.deal
         if s is None or not s.seats or s.done or d is None or d.number != deal:
@@ -201,9 +254,15 @@ class NightTable(Resending[str]):
         d = self.ctl.engine.state.deal
         if d is None or d.void or d.number != deal or d.makers is None:
             return
+        self._count(d)
+
+    def _count(self, d: DealState) -> None:
+        """Controller thread: once the fifth trick of deal ``d`` is complete, record its result counted from
+        the cards (then, if the engine did not score it, say so: ``_not_scored``)."""
         won = tricks_won(d)
-        if won is None:
+        if won is None or d.makers is None:
             return
+        deal = d.number
         self.resulted.add(deal)
         self.ctl.submit(LawInput(ResultRecorded(t=self.ctl.clock(), tricks=won[d.makers], makers=d.makers,
                                                 alone=d.alone_seat is not None), "cards"))
@@ -253,6 +312,25 @@ def _order(key: str) -> tuple[int, int]:
 
 def _key(body: dict[str, Any]) -> str:
     return f"{body.get('round')}/{body.get('hand') if body.get('type') == 'hand' else 'stop'}"
+
+
+def _owed(d: DealState | None, seating: EuchreSeating, at_last_event: EuchreSeating | None,
+          scored_under: dict[int, EuchreSeating | None], noted: set[int]) -> tuple[str, int] | None:
+    """The hand a kill at its end left to finish, from the journal read back: ``("count", deal)``, its
+    fifth trick complete at a night's round (as the last card's row was written) and no score since;
+    ``("send", deal)``, scored under the seating still in force, at a night's round, and neither sent nor
+    noted not sent. None: nothing owed (a deal still in play is the players' to finish; a hand outside a
+    night's round is the table's own)."""
+    if d is None or d.void or d.number in noted:
+        return None
+    if d.number in scored_under:
+        s = scored_under[d.number]
+        # the hand is sent as its score is committed: a seating written after the score means it was
+        return ("send", d.number) if s is seating and s.seats and not s.done else None
+    s = at_last_event
+    if s is None or not s.seats or s.done or s.finished or d.makers is None or tricks_won(d) is None:
+        return None
+    return ("count", d.number)
 
 
 def _scores(ruling: dict[str, Any]) -> bool:

@@ -202,3 +202,108 @@ def test_a_cut_made_again_before_the_first_deal_does_not_spoil_the_first_hand(tm
         assert [hand_form_problem(h) for h in hands] == ["", ""], [h["rulings"] for h in hands]
     finally:
         table.stop()
+
+
+def test_a_table_killed_at_the_end_of_a_hand_sends_that_hand_once_after_its_restart(tmp_path: Path) -> None:
+    """docs/euchre.md, "A table restarts mid-round": a table killed after the fifth trick's last card and before
+    the hand counted from the cards was journaled as sent never scored it after the restart. Killed after the
+    last card's row, no result was counted (the count runs as a card is committed, and none came); killed
+    after the result's row or its score, the journal's score made the restarted table take the hand for sent.
+    Either way the table held the hand in play and sent nothing; the night waited for it. The journal as it
+    stood at each kill (its rows up to that point), then a restart: the hand goes once, as the table
+    that was not killed sent it."""
+    from firmware_host.club.broker import free_port
+    from firmware_host.config import load_config
+    from firmware_host.live import build_table
+    from laws.euchre_night.form import hand_form_problem
+
+    def table(folder: Path) -> Any:
+        cfg = load_config(write_config(folder, "table-01", 1, "127.0.0.1", free_port(), "pw"), env={})
+        return build_table(cfg, synchronous="NORMAL")            # no broker: the table plays on without one
+
+    def hands(t: Any, kind: str = "euchre_hand") -> list[dict[str, Any]]:
+        return [r.body[kind] for r in t.ctl.journal.rows() if r.kind == "note" and kind in r.body]
+
+    whole = tmp_path / "whole"                                   # the table that was not killed
+    whole.mkdir()
+    t = table(whole)
+    try:
+        t.ctl.submit(SessionInput(SEATING))
+        for e in deal_hand(Seat.E, random.Random(0)).events:
+            t.ctl.submit(LawInput(event_from_dict(e), "camera"))
+        while t.ctl.drain():
+            pass
+        rows = list(t.ctl.journal.rows())
+        [sent] = hands(t)
+    finally:
+        t.stop()
+    last_card = max(r.seq for r in rows if r.kind == "event" and r.body["type"] == "card_played")
+    [result] = [r.seq for r in rows if r.kind == "event" and r.body["type"] == "result"]
+    [score] = [r.seq for r in rows if r.kind == "ruling" and r.body["remedy"] == "score"]
+    [note] = [r.seq for r in rows if r.kind == "note" and "euchre_hand" in r.body]
+    assert last_card < result < score < note and rows[result - 1].body["src"] == "cards"
+    for kill in (last_card, result, score, note):                # the last row on disk when it was killed
+        folder = tmp_path / f"killed-after-{kill}"
+        folder.mkdir()
+        with Journal.open(folder, synchronous="NORMAL") as j:
+            j.append_many([(r.kind, r.body, r.t) for r in rows if r.seq <= kill])
+        t = table(folder)
+        try:
+            while t.ctl.drain():                                 # first thing, from the seating journaled
+                pass
+            assert [(h["round"], h["hand"], h["deal"]) for h in hands(t)] == [(1, 1, 1)], kill
+            t.ctl.submit(SessionInput(SEATING))                  # the retained seating, again
+            while t.ctl.drain():
+                pass
+            again = hands(t, "euchre_hand_again")
+            assert [(h["round"], h["hand"], h["deal"]) for h in hands(t)] == [(1, 1, 1)], kill
+            assert [h["tricks"] for h in hands(t)] == [sent["tricks"]] and hand_form_problem(hands(t)[0]) == ""
+            assert {k: v for k, v in hands(t)[0].items() if k != "rulings"} == \
+                {k: v for k, v in sent.items() if k != "rulings"}, kill
+            assert all(h == hands(t)[0] for h in again), kill           # sent again as it was, never as hand 2
+            assert list(t.results.unanswered) == ["1/1"] and not t.results.in_play(), kill
+            journal = list(t.ctl.journal.rows())
+            assert len([r for r in journal if r.kind == "event" and r.body["type"] == "result"]) == 1, kill
+            assert len([r for r in journal if r.kind == "ruling" and r.body["remedy"] == "score"]) == 1, kill
+        finally:
+            t.stop()
+
+
+def test_a_hand_scored_outside_a_night_s_round_is_not_sent_after_a_restart(tmp_path: Path) -> None:
+    """docs/euchre.md, "A table restarts mid-round": the hand a restart finishes is one a kill at its end left
+    at a night's round. One the players typed the result of before the table was seated stays the table's
+    own, when the night's seating comes in after a restart."""
+    from firmware_host.club.broker import free_port
+    from firmware_host.config import load_config
+    from firmware_host.live import build_table
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    cfg = load_config(write_config(folder, "table-01", 1, "127.0.0.1", free_port(), "pw"), env={})  # no broker
+    plan = deal_hand(Seat.E, random.Random(4))
+    probe = LawEngine("euchre")
+    probe.feed_all([event_from_dict(e) for e in plan.events])
+    d = probe.state.deal
+    assert d is not None and d.makers is not None
+    won = tricks_won(d)
+    assert won is not None
+    typed = {"type": "result", "makers": d.makers.value, "alone": d.alone_seat is not None, "tricks": won[d.makers]}
+    table = build_table(cfg, synchronous="NORMAL")
+    try:
+        for e in [*plan.events, typed]:
+            table.ctl.submit(LawInput(event_from_dict(e), "director" if e is typed else "camera"))
+        table.ctl.submit(SessionInput(SEATING))                   # seated after the hand was scored
+        while table.ctl.drain():
+            pass
+    finally:
+        table.stop()
+    table = build_table(cfg, synchronous="NORMAL")
+    try:
+        table.ctl.submit(SessionInput(SEATING))
+        while table.ctl.drain():
+            pass
+        notes = [r.body for r in table.ctl.journal.rows() if r.kind == "note"]
+        assert not any("euchre_hand" in n for n in notes) and not table.results.unanswered
+        assert not table.results.in_play() and table.results.may_deal()
+    finally:
+        table.stop()
