@@ -94,8 +94,10 @@ def test_a_swiss_event_with_no_draw_left_draws_the_fewest_repeats_says_so_and_en
         again.close()
 
 
-PAGE_JS = Path(__file__).resolve().parents[2] / "firmware_host" / "club" / "static" / "event.js"
-# the page's script run under node with a stand-in document and stream: the HTML it writes for a view
+STATIC = Path(__file__).resolve().parents[2] / "firmware_host" / "club" / "static"
+PAGE_JS = STATIC / "event.js"
+# the page's scripts run under node, in the page's order (formcheck.js, then event.js), with a stand-in
+# document and stream: the HTML it writes for a view
 RUN_PAGE = """
 const els = {};
 const el = (id) => els[id] || (els[id] = {textContent: "", innerHTML: "", addEventListener() {}});
@@ -103,6 +105,7 @@ global.document = {getElementById: el, querySelector: () => null, body: {dataset
 global.window = {location: {assign() {}}};
 let stream = null;
 global.EventSource = class { constructor() { stream = this; } addEventListener() {} close() {} };
+require(process.argv[3]);
 require(process.argv[1]);
 stream.onmessage({data: process.argv[2]});
 process.stdout.write(el("view").innerHTML);
@@ -113,7 +116,7 @@ def _page(view: dict[str, object]) -> str:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    done = subprocess.run([node, "-e", RUN_PAGE, str(PAGE_JS), json.dumps(view)], capture_output=True,
+    done = subprocess.run([node, "-e", RUN_PAGE, str(PAGE_JS), json.dumps(view), str(STATIC / "formcheck.js")], capture_output=True,
                           text=True, timeout=60, check=True)
     return done.stdout
 
