@@ -255,7 +255,7 @@ class Dashboard:
     async def static(self, request: Any) -> Any:
         from starlette.responses import Response
         name = request.path_params["name"]
-        types = {"app.js": "text/javascript", "style.css": "text/css"}
+        types = {"app.js": "text/javascript", "formcheck.js": "text/javascript", "style.css": "text/css"}
         if name not in types:
             return Response("not found", 404)
         return Response(_static(name), media_type=types[name], headers=self._headers())

@@ -40,13 +40,12 @@ from firmware_host.club.words import lamp_words
 from firmware_host.duplicate import forms
 from firmware_host.duplicate.views import director_view, table_view, traveller
 from firmware_host.session.duplicate_session import Outcome, SessionDesk
-from firmware_host.web import stream
+from firmware_host.web import screens, stream
 from firmware_host.web.guard import MAX_BODY, Refused, guard, not_an_object, own_origin, read_body, token_of
 
 log = logging.getLogger(__name__)
 
 BACKLOG = 200
-TABLE_STREAMS = 16   # streams kept open at once for one table's page (``DuplicateScreens.join``)
 STATIC = {"duplicate.js": "text/javascript", "table.js": "text/javascript", "dupview.js": "text/javascript",
           "duplicate.css": "text/css"}
 
@@ -162,18 +161,11 @@ class DuplicateScreens:
         return {"type": "update", "hide": hide, **view}
 
     def join(self, client: _Client) -> None:
-        """A page's stream joins those sent updates. A table's page has no login, only its key, which every
-        player who sat there holds: at most ``TABLE_STREAMS`` streams of one table are kept, the oldest
-        ended first (its browser reconnects), so a phone opening a thousand streams with the key cannot
-        make every update, on the event loop and under the session's lock, a thousand views long."""
-        if client.table is not None:
-            same = [c for c in self._order if c.table == client.table and c in self.clients]
-            for old in same[:max(0, len(same) - TABLE_STREAMS + 1)]:
-                self.clients.discard(old)
-                old.queue.put_nowait("")
-            self._order = [c for c in self._order if c in self.clients]
-            self._order.append(client)
-        self.clients.add(client)
+        """A page's stream joins those sent updates, at most ``TABLE_STREAMS`` of one table
+        (``web/screens.py:join_stream``, as every kind of session's pages): a phone opening a thousand streams
+        with a table's key cannot make every update, on the event loop and under the session's lock, a
+        thousand views long."""
+        screens.join_stream(self.clients, self._order, client)
 
     def _put(self, client: _Client, text: str) -> None:
         if client.queue.qsize() >= BACKLOG:

@@ -15,9 +15,9 @@ import asyncio
 import json
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Hashable, Mapping
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from firmware_host.web import stream
 from firmware_host.web.guard import token_of
@@ -34,6 +34,35 @@ class PageClient:
     def __init__(self, table: str | None) -> None:
         self.table = table
         self.queue: asyncio.Queue[str] = asyncio.Queue()
+
+
+class Stream(Protocol):
+    """What :func:`join_stream` reads of a page's stream: its table (None: the director's) and its queue."""
+
+    @property
+    def table(self) -> Hashable | None: ...
+
+    @property
+    def queue(self) -> asyncio.Queue[str]: ...
+
+
+S = TypeVar("S", bound=Stream)
+
+
+def join_stream(clients: set[S], order: list[S], client: S) -> None:
+    """A page's stream joins ``clients``, those sent updates. A table's page has only its key, which every
+    player who sat there holds: at most ``TABLE_STREAMS`` streams of one table are kept, the oldest ended
+    first (sent ``""``: its browser reconnects), so one key cannot hold the server's streams, and the view
+    each update sends each of them, without end. ``order`` is the tables' streams, oldest first; both are
+    changed in place. Every kind of session's pages (these, the duplicate session's) keep streams so."""
+    if client.table is not None:
+        same = [c for c in order if c.table == client.table and c in clients]
+        for old in same[:max(0, len(same) - TABLE_STREAMS + 1)]:
+            clients.discard(old)
+            old.queue.put_nowait("")
+        order[:] = [c for c in order if c in clients]
+        order.append(client)
+    clients.add(client)
 
 
 def compact(view: Any) -> str:
@@ -82,18 +111,9 @@ class LiveScreens(ABC):
     # -- shared --------------------------------------------------------------------------------------
 
     def join(self, client: PageClient) -> None:
-        """A page's stream joins those sent updates. A table's page has only its key, which every player
-        who sat there holds: at most ``TABLE_STREAMS`` streams of one table are kept, the oldest ended first
-        (its browser reconnects), so one key cannot hold the server's streams, and the view each update
-        sends each of them, without end."""
-        if client.table is not None:
-            same = [c for c in self._order if c.table == client.table and c in self.clients]
-            for old in same[:max(0, len(same) - TABLE_STREAMS + 1)]:
-                self.clients.discard(old)
-                old.queue.put_nowait("")
-            self._order = [c for c in self._order if c in self.clients]
-            self._order.append(client)
-        self.clients.add(client)
+        """A page's stream joins those sent updates, at most ``TABLE_STREAMS`` of one table
+        (:func:`join_stream`)."""
+        join_stream(self.clients, self._order, client)
 
     def _put(self, client: PageClient, text: str) -> None:
         if client.queue.qsize() >= BACKLOG:   # fell behind: the stream ends, the browser reconnects afresh

@@ -65,7 +65,8 @@ def test_a_table_page_keeps_at_most_table_streams_streams_the_oldest_ended(dup: 
     """A table's page has only its key: streams of one table beyond ``TABLE_STREAMS`` end the oldest (its
     browser reconnects), so the key cannot hold the server's streams without end; other tables' and the
     director's streams are untouched."""
-    from firmware_host.club.duplicate_screens import TABLE_STREAMS, _Client
+    from firmware_host.club.duplicate_screens import _Client
+    from firmware_host.web.screens import TABLE_STREAMS
 
     d, _desk, _client = dup
     screens = d.duplicate

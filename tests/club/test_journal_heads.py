@@ -30,6 +30,18 @@ def _journal(path: Path, rows: int) -> Journal:
     return j
 
 
+def _head_kept(tmp_path: Path, rows: int) -> Path:
+    """Table t1's journal of ``rows`` rows in ``tmp_path/data`` (returned), its head kept by the club in
+    ``tmp_path/heads.jsonl``: what ``club verify`` checks, before a test spoils one or the other."""
+    data = tmp_path / "data"
+    j = _journal(data, rows)
+    book = HeadBook(tmp_path / "heads.jsonl")
+    book.record("t1", *j.head(), 5000.0)
+    j.close()
+    book.close()
+    return data
+
+
 def _beat(table: str, head: str) -> tuple[str, bytes]:
     return f"cardtable/{table}/heartbeat", json.dumps({"table": table, "t": 1.0, "seq": 0, "pending": 0,
                                                       "head": head}).encode()
@@ -106,12 +118,7 @@ def test_club_verify_catches_rows_cut_off_the_end_and_says_what_it_lacks(tmp_pat
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     import sqlite3
 
-    data = tmp_path / "data"
-    j = _journal(data, 30)
-    book = HeadBook(tmp_path / "heads.jsonl")
-    book.record("t1", *j.head(), 5000.0)
-    j.close()
-    book.close()
+    data = _head_kept(tmp_path, 30)
     conn = sqlite3.connect(data / "journal.sqlite3")
     conn.execute("DROP TRIGGER IF EXISTS journal_no_delete")
     conn.execute("DELETE FROM journal WHERE seq > 20")
@@ -197,12 +204,7 @@ def test_club_verify_counts_the_lines_of_a_heads_file_that_are_not_heads(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
     """A heads file with lines that are not heads (a torn last line after a power cut, a line an editor
     mangled) is still checked; its bad lines are counted in one line, not one warning each."""
-    data = tmp_path / "data"
-    j = _journal(data, 12)
-    book = HeadBook(tmp_path / "heads.jsonl")
-    book.record("t1", *j.head(), 5000.0)
-    j.close()
-    book.close()
+    data = _head_kept(tmp_path, 12)
     with (tmp_path / "heads.jsonl").open("ab") as f:
         f.write(b"[1, 2]\n" + b'{"table": "t1", "row": "x", "hash": "h", "t": 1}\n' * 20 + b'{"table": "t1", "ro')
     rc, out, err = _club_verify(capsys, tmp_path / "heads.jsonl", data)

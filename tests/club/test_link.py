@@ -121,22 +121,38 @@ def test_a_command_sent_to_a_table_that_is_down_reaches_it_after_its_restart(bro
             journal.close()
 
 
+class _TableT2:
+    """Table t2 as a raw MQTT client on ``broker``, with every topic ``d``'s hub is handed recorded in
+    ``seen`` (in order; the hub still gets each): the gap tests send t2's messages themselves, gaps and
+    retained topics included, and watch what the dashboard reads again."""
+
+    def __init__(self, broker: LocalBroker, d: Any) -> None:
+        self.seen: list[str] = []
+        put = d.hub.put
+
+        def record(topic: str, payload: bytes) -> None:
+            self.seen.append(topic)
+            put(topic, payload)
+
+        d.hub.put = record
+        self.client, _ = mqtt_client(broker.port, "t2", client_id="t2")
+
+    def send(self, kind: str, seq: int, body: dict[str, Any], retain: bool = False, topic: str | None = None,
+             **extra: Any) -> None:
+        """One message of t2's (its envelope with ``extra``) on ``topic``, by default ``cardtable/t2/<kind>``."""
+        env = {"table": "t2", "kind": kind, "seq": seq, "deal": 1, "t": time.time(), "body": body, **extra}
+        self.client.publish(topic or f"cardtable/t2/{kind}", json.dumps(env), qos=1,
+                            retain=retain).wait_for_publish(5)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        stop_loop(self.client)
+
+
 def test_a_gap_in_a_tables_messages_is_filled_from_its_retained_status(broker: LocalBroker) -> None:
     d, client = _dashboard(broker)
-    seen: list[str] = []
-    put = d.hub.put
-
-    def record(topic: str, payload: bytes) -> None:
-        seen.append(topic)
-        put(topic, payload)
-
-    d.hub.put = record  # type: ignore[method-assign]
-    table, _ = mqtt_client(broker.port, "t2", client_id="t2")
-
-    def send(kind: str, seq: int, body: dict[str, Any], retain: bool = False, **extra: Any) -> None:
-        env = {"table": "t2", "kind": kind, "seq": seq, "deal": 1, "t": time.time(), "body": body, **extra}
-        table.publish(f"cardtable/t2/{kind}", json.dumps(env), qos=1, retain=retain).wait_for_publish(5)
-
+    t2 = _TableT2(broker, d)
+    seen, send = t2.seen, t2.send
     with client:
         _director(client)
         send("status", 4, {"phase": "dealing", "deal": 1, "lamps": {"replace_pack": True},
@@ -149,8 +165,7 @@ def test_a_gap_in_a_tables_messages_is_filled_from_its_retained_status(broker: L
         assert _until(lambda: seen.count("cardtable/t2/status") > statuses), "no resync from the retained status"
         assert d.state.tables["t2"].resyncs == 1 and d.state.tables["t2"].call is not None
         assert d.state.feed[0]["headline"] == "MESSAGES MISSED"
-    table.disconnect()
-    stop_loop(table)
+    t2.close()
 
 
 def test_a_resync_never_has_every_retained_pack_of_a_table_sent_again(broker: LocalBroker) -> None:
@@ -161,40 +176,27 @@ def test_a_resync_never_has_every_retained_pack_of_a_table_sent_again(broker: Lo
     from firmware_host.club.state import PACKS_SHOWN
 
     d, client = _dashboard(broker)
-    seen: list[str] = []
-    put = d.hub.put
-
-    def record(topic: str, payload: bytes) -> None:
-        seen.append(topic)
-        put(topic, payload)
-
-    d.hub.put = record  # type: ignore[method-assign]
-    table, _ = mqtt_client(broker.port, "t2", client_id="t2")
-
-    def send(topic: str, kind: str, seq: int, body: dict[str, Any], retain: bool = False, **extra: Any) -> None:
-        env = {"table": "t2", "kind": kind, "seq": seq, "deal": 1, "t": time.time(), "body": body, **extra}
-        table.publish(topic, json.dumps(env), qos=1, retain=retain).wait_for_publish(5)
-
+    t2 = _TableT2(broker, d)
+    seen, send = t2.seen, t2.send
     packs = PACKS_SHOWN + 20
     with client:
         _director(client)
-        send("cardtable/t2/status", "status", 4, {"phase": "dealing", "deal": 1, "lamps": {}}, retain=True)
+        send("status", 4, {"phase": "dealing", "deal": 1, "lamps": {}}, retain=True)
         for k in range(packs):
-            send(f"cardtable/t2/pack/P{k}", "pack", 5, {"pack": f"P{k}", "unreadable": 0, "damaged": 0, "deals": 1},
-                 retain=True)
-        send("cardtable/t2/event", "event", 1, {"type": "shuffle"}, prev=0)
+            send("pack", 5, {"pack": f"P{k}", "unreadable": 0, "damaged": 0, "deals": 1}, retain=True,
+                 topic=f"cardtable/t2/pack/P{k}")
+        send("event", 1, {"type": "shuffle"}, prev=0)
         assert _until(lambda: d.state.tables.get("t2") is not None and d.state.tables["t2"].events == 1)
         assert _until(lambda: len([t for t in seen if "/pack/" in t]) == packs)
         before, statuses = len(seen), seen.count("cardtable/t2/status")
-        send("cardtable/t2/event", "event", 9, {"type": "cut"}, prev=6)  # a gap: the table is read again
+        send("event", 9, {"type": "cut"}, prev=6)  # a gap: the table is read again
         assert _until(lambda: seen.count("cardtable/t2/status") > statuses), "no resync from the retained status"
         # what the re-read's subscription brought is queued before a message sent after it came: a marker
-        send("cardtable/t2/event", "event", 10, {"type": "deal_start"}, prev=9)
+        send("event", 10, {"type": "deal_start"}, prev=9)
         assert _until(lambda: d.state.tables["t2"].events == 3)
         again = [t for t in seen[before:] if "/pack/" in t]
         assert len(again) == PACKS_SHOWN and set(again) == {f"cardtable/t2/pack/P{k}" for k in range(PACKS_SHOWN)}
-    table.disconnect()
-    table.loop_stop()
+    t2.close()
 
 
 def test_club_broker_shows_mosquittos_log_at_normal_verbosity(tmp_path: Path) -> None:

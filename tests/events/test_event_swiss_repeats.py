@@ -19,8 +19,9 @@ import pytest
 
 from firmware_host.events.session import EventSession
 from firmware_host.events.views import director_view, table_view
-from laws.competition.event import EventState, RoundDraw, TableResult
-from laws.competition.event_spec import EventKind, EventSpec, tables_of
+from laws.competition.event import EventState
+from laws.competition.event_spec import EventKind, EventSpec
+from tests.laws.test_events import two_triangles
 
 TABLES = tuple(f"t-{k}" for k in range(1, 9))
 
@@ -93,8 +94,10 @@ def test_a_swiss_event_with_no_draw_left_draws_the_fewest_repeats_says_so_and_en
         again.close()
 
 
-PAGE_JS = Path(__file__).resolve().parents[2] / "firmware_host" / "club" / "static" / "event.js"
-# the page's script run under node with a stand-in document and stream: the HTML it writes for a view
+STATIC = Path(__file__).resolve().parents[2] / "firmware_host" / "club" / "static"
+PAGE_JS = STATIC / "event.js"
+# the page's scripts run under node, in the page's order (formcheck.js, then event.js), with a stand-in
+# document and stream: the HTML it writes for a view
 RUN_PAGE = """
 const els = {};
 const el = (id) => els[id] || (els[id] = {textContent: "", innerHTML: "", addEventListener() {}});
@@ -102,6 +105,7 @@ global.document = {getElementById: el, querySelector: () => null, body: {dataset
 global.window = {location: {assign() {}}};
 let stream = null;
 global.EventSource = class { constructor() { stream = this; } addEventListener() {} close() {} };
+require(process.argv[3]);
 require(process.argv[1]);
 stream.onmessage({data: process.argv[2]});
 process.stdout.write(el("view").innerHTML);
@@ -112,23 +116,15 @@ def _page(view: dict[str, object]) -> str:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    done = subprocess.run([node, "-e", RUN_PAGE, str(PAGE_JS), json.dumps(view)], capture_output=True,
+    done = subprocess.run([node, "-e", RUN_PAGE, str(PAGE_JS), json.dumps(view), str(STATIC / "formcheck.js")], capture_output=True,
                           text=True, timeout=60, check=True)
     return done.stdout
 
 
 def test_the_director_s_and_the_table_s_page_say_which_match_is_a_repeat() -> None:
     # the two triangles (docs/scoring.md section 11's worked example): round 4 is 1 v 2, 3 v 4, 5 v 6
-    spec = EventSpec(EventKind.SWISS_TEAMS, 6, 5, 1)
-    state = EventState(spec)
-    for r, numbers in ((1, ((1, 4), (2, 5), (3, 6))), (2, ((1, 5), (2, 6), (3, 4))), (3, ((1, 6), (2, 4), (3, 5)))):
-        matches = tuple((spec.entrant(a), spec.entrant(b)) for a, b in numbers)
-        state.draws[r] = RoundDraw(r, matches, (), tables_of(spec, r, matches), spec.boards(r))
-        for t in state.draws[r].tables:
-            if (r, t.table) != (3, 6):
-                state.results[(r, t.table, r)] = TableResult(r, t.table, r, "3NT", "N", 9)
-    state.recount()
-    assert state.apply(TableResult(3, 6, 3, "3NT", "N", 9)) is not None      # round 3's last result: round 4
+    state, made = two_triangles(lambda table: 9)
+    assert made is not None                                     # round 3's last result: round 4
     tables = TABLES[:6]
     director = _page(director_view(state, tables))
     assert "<li>1 v 2<ul>" in director and "<li>3 v 4 (repeat)<ul>" in director and "<li>5 v 6<ul>" in director

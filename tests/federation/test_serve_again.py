@@ -16,6 +16,7 @@ import pytest
 from firmware_host.club.broker import LocalBroker, free_port
 from firmware_host.federation.brokers import federation_broker
 from firmware_host.federation.topics import SERVICE_USER, EventTopics
+from tests.wire.paho_race import Ending
 
 
 def _need_mosquitto() -> None:
@@ -100,23 +101,6 @@ def test_a_club_broker_started_again_in_its_folder_takes_its_new_settings(tmp_pa
         second.stop()
 
 
-class _Ending:
-    """A paho client's network thread that ends (as paho's does: it sets the client's ``_thread`` to None
-    as its last act) just as ``loop_stop`` has looked at it and before it joins it."""
-
-    def __init__(self, client: object) -> None:
-        self.client = client
-
-    def __ne__(self, other: object) -> bool:   # loop_stop's "not the current thread?" comes here
-        self.client._thread = None  # type: ignore[attr-defined]
-        return True
-
-    def __eq__(self, other: object) -> bool:
-        return False
-
-    __hash__ = object.__hash__
-
-
 def test_a_service_whose_network_thread_ends_as_it_stops_stops_cleanly(tmp_path: Path) -> None:
     """paho's loop_stop raised AttributeError ('NoneType' object has no attribute 'join') when its thread
     ended between its two looks at it, seen under load as test_big_field's service stopped."""
@@ -124,6 +108,6 @@ def test_a_service_whose_network_thread_ends_as_it_stops_stops_cleanly(tmp_path:
 
     create_event(tmp_path / "event", EventSetup("again", (1,), ("c1",)))
     service = FederationService(tmp_path / "event", "127.0.0.1", free_port(), "f")   # never started
-    service.client._thread = _Ending(service.client)  # type: ignore[attr-defined]
+    service.client._thread = Ending(service.client)  # type: ignore[attr-defined]
     service.stop()
     assert service.client._thread is None  # type: ignore[attr-defined]

@@ -8,14 +8,15 @@ table is checked here, margin by margin.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from laws.competition import vp
-from laws.competition.event import EventState, TableResult
-from laws.competition.event_spec import EventError, EventKind, EventSpec
+from laws.competition.event import EventState, RoundDraw, TableResult
+from laws.competition.event_spec import EventError, EventKind, EventSpec, tables_of
 from laws.competitors import Competitor
 
 
@@ -326,14 +327,12 @@ def test_the_benches_run_and_report_their_figures() -> None:
         assert {"median_ms", "max_ms", "cpu_median_ms", "target_ms"} <= set(figures)
 
 
-def test_a_swiss_round_that_must_repeat_is_drawn_with_the_fewest_repeats_and_names_them() -> None:
-    # Six teams whose three rounds used every match between {1, 2, 3} and {4, 5, 6}: what is left is two
-    # triangles, so round 4 has no draw without a repeat. Before that, the round's last result raised (and
-    # a service would have journaled it and stopped drawing); then it was drawn in order of the standings,
-    # 1 v 2, 3 v 4, 5 v 6, whatever that repeated. Now: one repeat, the fewest, the draw top down.
-    from laws.competition.event import RoundDraw
-    from laws.competition.event_spec import tables_of
-
+def two_triangles(tricks: Callable[[int], int]) -> tuple[EventState, RoundDraw | None]:
+    """Six Swiss teams whose three rounds used every match between {1, 2, 3} and {4, 5, 6} (docs/scoring.md
+    section 11's worked example): what is left is two triangles, so round 4 has no draw without a repeat.
+    Every round-3 result but table 6's is in, each table's declarer taking ``tricks(table)``; table 6's
+    (9 tricks) is applied last. The event's state, and the round 4 that last result drew (the laws' test
+    and the event's pages, tests/events/test_event_swiss_repeats.py, start from it)."""
     spec = EventSpec(EventKind.SWISS_TEAMS, 6, 5, 1)
     state = EventState(spec)
     for r, numbers in ((1, ((1, 4), (2, 5), (3, 6))), (2, ((1, 5), (2, 6), (3, 4))), (3, ((1, 6), (2, 4), (3, 5)))):
@@ -341,9 +340,16 @@ def test_a_swiss_round_that_must_repeat_is_drawn_with_the_fewest_repeats_and_nam
         state.draws[r] = RoundDraw(r, matches, (), tables_of(spec, r, matches), spec.boards(r))
         for t in state.draws[r].tables:
             if (r, t.table) != (3, 6):
-                state.results[(r, t.table, r)] = TableResult(r, t.table, r, "3NT", "N", 9 + t.table % 2)
+                state.results[(r, t.table, r)] = TableResult(r, t.table, r, "3NT", "N", tricks(t.table))
     state.recount()
-    made = state.apply(TableResult(3, 6, 3, "3NT", "N", 9))
+    return state, state.apply(TableResult(3, 6, 3, "3NT", "N", 9))
+
+
+def test_a_swiss_round_that_must_repeat_is_drawn_with_the_fewest_repeats_and_names_them() -> None:
+    # The two triangles (two_triangles): before, round 3's last result raised (and a service would have
+    # journaled it and stopped drawing); then round 4 was drawn in order of the standings, 1 v 2, 3 v 4,
+    # 5 v 6, whatever that repeated. Now: one repeat, the fewest, the draw top down.
+    state, made = two_triangles(lambda table: 9 + table % 2)
     assert made is not None and made.round == 4
     order = [s.competitor.number for s in state.standings()]
     assert order == [1, 2, 3, 4, 5, 6]                   # each match's two rooms cancel out: all equal

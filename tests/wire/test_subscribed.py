@@ -15,6 +15,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.reasoncodes import ReasonCode
 
 from firmware_host.wire.subscribed import when_subscribed
+from tests.wire.paho_race import Ending
 
 log = logging.getLogger("tests.wire.subscribed")
 
@@ -35,23 +36,6 @@ def test_one_refused_subscription_leaves_it_unset_and_names_the_service(caplog: 
         when_subscribed(ev, "the session", log)(None, None, 1, _codes("Granted QoS 1", "Not authorized"), None)
     assert not ev.is_set()
     assert "the session: the broker refused a subscription (Not authorized)" in caplog.text
-
-
-class Ending:
-    """A paho client's network thread that ends (as paho's does: it sets the client's ``_thread`` to None
-    as its last act) just as ``loop_stop`` has looked at it and before it joins it."""
-
-    def __init__(self, client: object) -> None:
-        self.client = client
-
-    def __ne__(self, other: object) -> bool:   # loop_stop's "not the current thread?" comes here
-        self.client._thread = None  # type: ignore[attr-defined]
-        return True
-
-    def __eq__(self, other: object) -> bool:
-        return False
-
-    __hash__ = object.__hash__
 
 
 def test_a_euchre_night_whose_network_thread_ends_as_it_stops_stops_cleanly(tmp_path: Path) -> None:

@@ -147,27 +147,13 @@ window.dupview = (() => {
     }
     open();
   }
-  // A form the browser keeps back (a number box holding 14 or a word, a required box empty) is never sent:
-  // the browser fires "invalid" on each wrong box instead of "submit". The answer under the form then says
-  // so (the first box, by its label, in the browser's own words), never the last answer's reason, which
-  // would read as if about this form.
+  // A form the browser kept back: the answer under it says so, as a refusal (formcheck.js, loaded first).
   function notSent(form, answer) {
-    let said = false;
-    form.addEventListener("invalid", (ev) => {
-      if (said) return;   // one submit, one answer: the first wrong box, the one the browser shows
-      said = true;
-      setTimeout(() => { said = false; }, 0);
-      const box = ev.target;
-      let name = box.name;
-      if (box.labels && box.labels.length) {
-        const label = box.labels[0].cloneNode(true);
-        label.querySelectorAll("input, select, textarea").forEach((x) => x.remove());
-        name = label.textContent.trim() || name;
-      }
-      answer.textContent = "Not sent: " + name + ": " + box.validationMessage;
+    window.formcheck.notSent(form, (text) => {
+      answer.textContent = text;
       answer.className = "answer refused";
       answer.hidden = false;
-    }, true);
+    });
   }
   return { el, cell, headRow, traveller, placeBoard, connect, notSent };
 })();

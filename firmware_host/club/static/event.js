@@ -124,24 +124,10 @@
   }
   // a whole number typed is sent as one; anything else is sent as typed, so the refusal quotes it
   function num(v) { const t = String(v).trim(); return t === "" ? undefined : /^[+-]?\d+$/.test(t) ? Number(t) : t; }
-  // A form the browser keeps back (a required box empty) is never sent: the browser fires "invalid" on each
-  // wrong box instead of "submit". The answer then says so (the first box, by its label, in the browser's
-  // own words), never the last answer's reason, which would read as if about this form (as dupview.js).
+  // A form the browser keeps back (a required box empty) is never sent: the answer says so (formcheck.js,
+  // loaded first, as dupview.js does), never the last answer's reason, which would read as if about this form.
   function notSent(form) {
-    let said = false;
-    form.addEventListener("invalid", (ev) => {
-      if (said) return;   // one submit, one answer: the first wrong box, the one the browser shows
-      said = true;
-      setTimeout(() => { said = false; }, 0);
-      const box = ev.target;
-      let name = box.name;
-      if (box.labels && box.labels.length) {
-        const label = box.labels[0].cloneNode(true);
-        label.querySelectorAll("input, select, textarea").forEach((x) => x.remove());
-        name = label.textContent.trim() || name;
-      }
-      document.getElementById("answer").textContent = "Not sent: " + name + ": " + box.validationMessage;
-    }, true);
+    window.formcheck.notSent(form, (text) => { document.getElementById("answer").textContent = text; });
   }
   const names = document.getElementById("names-form");
   if (names) notSent(names);
