@@ -8,7 +8,8 @@ the hand record the host sent, each card to its seat's pocket or to the reject e
 faults of ``inject`` apply to boards as to deals (a card of another pack, a duplicate, an unreadable
 one, a missing one). After each deal or board the simulated dealer gathers the cards and loads the
 next shuffled pack (unless ``reload`` is False; ``put`` loads chosen cards). Packs alternate between
-the ids in ``packs``. Deterministic for a given seed.
+the ids in ``packs``. Its shuffles and faults are deterministic for a given seed; its boot id is not (each
+power-up is a new boot, as on the board).
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ class VirtualShoe:
         self.reload = reload
         self.port = _PtyPort(baud)
         shoe_mod, self.wire = load_firmware()
-        self.firmware = shoe_mod.Shoe(self.hw, self.port, self.rng.getrandbits(32), shoe_id="virtual-shoe",
+        self.firmware = shoe_mod.Shoe(self.hw, self.port, self._boot_id(), shoe_id="virtual-shoe",
                                       heartbeat_ms=heartbeat_ms, jam_ms=jam_ms, major=protocol[0],
                                       minor=protocol[1])
         self._own_dir = directory is None
@@ -234,9 +235,16 @@ class VirtualShoe:
         port, with the pack that is in the well."""
         with self._lock:
             old = self.firmware
-            self.firmware = type(old)(self.hw, self.port, self.rng.getrandbits(32), shoe_id=old.shoe_id,
+            self.firmware = type(old)(self.hw, self.port, self._boot_id(), shoe_id=old.shoe_id,
                                       heartbeat_ms=old.heartbeat_ms, jam_ms=old.jam_ms, major=protocol[0],
                                       minor=protocol[1])
+
+    def _boot_id(self) -> int:
+        """A boot id no earlier power-up had (PROTOCOL.md 4.1: random at every power-up, or a host
+        takes the new boot's messages, numbered from 1 again, for repeats of the old one's and drops them).
+        Not from the seed alone: ``cardtable shoe-sim --seed 7`` started again after a crash or an unplug is
+        a new power-up of the same shoe. The seed's bits are still drawn, so the shuffles stay the seed's."""
+        return self.rng.getrandbits(32) ^ int.from_bytes(os.urandom(4), "big")
 
     def garble_next(self, mtype: int) -> None:
         """Line noise destroys the next frame of type ``mtype`` the host sends (its CRC fails)."""

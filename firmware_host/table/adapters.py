@@ -36,9 +36,10 @@ from laws.state import Phase
 
 log = logging.getLogger(__name__)
 
-# The shoe's seat buttons: a call asks for attention, a demand asks for a new shuffle and cut,
-# a confirm (held) reclaims the side's pack.
-SHOE_BUTTONS = {1: "attention", 2: "new_shuffle", 3: "restore_pack"}
+# The shoe's seat buttons (PROTOCOL.md 4.2, BUTTON): a call (short press) asks for attention, or takes a
+# claim open to the player, as the panel's one press; a demand (long press) is the player's demand for a
+# redeal or new deal (``choices.shoe_demand`` says which); a confirm (double press) reclaims the side's pack.
+SHOE_BUTTONS = {1: "attention", 2: "demand", 3: "restore_pack"}
 
 
 class ShoeAdapter:

@@ -21,6 +21,8 @@ read is the state the next event will meet):
   ``new_shuffle``, which the laws have no use for once the deal is complete) pass for that seat; one
   press still draws attention (or takes an open claim, ``press_option``) and a long hold still reclaims
   the side's pack. Every other call comes from a bidding card, the table's page or the director.
+- ``shoe_demand``: what the shoe's demand button (a long press) demands: an open redeal claim, else a new
+  shuffle and cut; never a pass.
 - ``director_choice`` and ``director_search`` turn a command from the dashboard into the ``demand`` or
   ``missing_card`` event the engine rules on, or refuse it with ``ChoiceRefused`` naming what is wrong
   (the option is not open to that player, the claim has gone, the card or suit is missing or bad).
@@ -128,6 +130,16 @@ def press_option(state: TableState, seat: Seat) -> str | None:
     if len(options) == 1 and needs(*options[0]) is None:
         return options[0][1]  # the one thing the law lets him do (one claim, one option), nothing to name
     return "redeal"  # a choice, or a card or suit to name: the engine says the director enters it
+
+
+def shoe_demand(state: TableState, seat: Seat) -> str:
+    """What the shoe's demand button (a long press, PROTOCOL.md 4.2: "the player demands a redeal/new
+    deal") demands: the redeal or reshuffle a claim open to ``seat`` grants, else a new shuffle and cut
+    (before the first card is dealt; after it the engine answers that it is too late). Never a call: in a
+    bridge auction only the panel's two presses pass (``button_call``)."""
+    if any(cl.grants != "call" for cl in open_claims_for(state, seat)):
+        return "redeal"
+    return "new_shuffle"
 
 
 def _seat(value: Any, field: str) -> Seat:

@@ -445,6 +445,8 @@ class TableController:
             return LawInput(ResultConfirmed(seat), "button", item.mark)   # a duplicate result awaits his side
         if what == "attention":  # with a claim open to his side, a player's press claims it
             what = choices.press_option(self.engine.state, seat) or what
+        if item.kind == "demand":  # the shoe's long press: a redeal claimed, or a new shuffle and cut
+            what = choices.shoe_demand(self.engine.state, seat)
         return LawInput(DemandMade(seat, what), "button", item.mark)
 
     def director_ack(self, command: dict[str, Any] | None = None, mark: Mark | None = None) -> None:

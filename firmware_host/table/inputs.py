@@ -135,4 +135,5 @@ class CommandAck:
 
 Input = (LawInput | ButtonInput | DeviceStatus | DeviceNote | PackLoaded | DirectorCommand | CommandAck | AckPoint
          | SessionInput | MemberSeen | ShoeRestart | ShoeLost)
-BUTTON_DEMANDS = {"attention": "attention", "new_shuffle": "new_shuffle", "restore_pack": "restore_pack"}
+BUTTON_DEMANDS = {"attention": "attention", "new_shuffle": "new_shuffle", "restore_pack": "restore_pack",
+                  "demand": "new_shuffle"}  # the shoe's long press: ``choices.shoe_demand``

@@ -55,6 +55,10 @@ def missed_follows(s: TableState, seat: Seat, card: Card) -> list[int]:
     return out
 
 
+_NAMED = 4  # a short deal's reason names this many cards not dealt at most; more are counted (the
+#            ruling's ``missing`` lists them all)
+
+
 def register(reg: Registry, PACK: tuple[Card, ...], HAND: int) -> None:  # noqa: N803 (the game's constants)
     """The Missing Card clauses, for a pack of ``PACK`` dealt in hands of ``HAND``."""
 
@@ -73,12 +77,15 @@ def register(reg: Registry, PACK: tuple[Card, ...], HAND: int) -> None:  # noqa:
         missing = sorted(set(PACK) - d.seen) if all(card for _, card in d.dealt) else []
         if len(short) != 1 or len(PACK) - d.cards_dealt != 1:
             what = ", ".join(m.name for m in missing) if missing else f"{len(PACK) - d.cards_dealt} card(s)"
+            said = f"The deal ended with {d.cards_dealt} cards; missing: {what}."
+            if len(missing) > _NAMED:   # a deal stopped early (a shoe restarted): a count a display can show
+                said = f"The deal ended with {d.cards_dealt} cards: {len(missing)} cards of the pack were not dealt."
             return Ruling(Remedy.REDEAL, "Contract Bridge, Redeal (cards not dealt correctly)", "CB-redeal-incorrect",
-                          f"The deal ended with {d.cards_dealt} cards; missing: {what}.",
+                          said,
                           dealer=d.rightful_dealer, seat=short[0] if short else None,
                           extra={"missing": [m.code for m in missing]})
         d.search, d.search_card = short[0], missing[0] if missing else None
-        what = the_card(d.search_card) if d.search_card else "One card"
+        what = the_card(d.search_card, capital=False) if d.search_card else "one card"
         return c.rule(Remedy.ATTENTION, f"The deal ended with 51 cards: {what} is missing from "
                       f"{seat_name(s, short[0])}'s hand. Search for it; the table rules when it is found (with "
                       "that hand, in another hand, in a trick) or declared not found, at any time until the end "

@@ -205,8 +205,11 @@ def faced(c: Clause, s: TableState, e: CardDealt | CardFaced) -> Ruling | None:
                       f"{seat_name(s, e.seat)}.", dealer=s.deal.rightful_dealer, seat=e.seat)
     if e.where == "cut":
         return None  # CB-cut-faced
+    # a card_faced names no card when whoever saw it could not (or the director did not): "a card", not
+    # "an unreadable card", which says the card's code failed
+    card = the_card(e.card) if e.card is not None else "A card"
     if s.phase in _BEFORE_DEAL and e.where == "pack":
-        return c.rule(Remedy.NEW_SHUFFLE_AND_CUT, f"{the_card(e.card)} was seen faced in the pack "
+        return c.rule(Remedy.NEW_SHUFFLE_AND_CUT, f"{card} was seen faced in the pack "
                       "before the deal; shuffling and cutting again puts that right.", dealer=s.next_dealer)
     if not _dealing(s) or s.deal is None:
         return None
@@ -217,7 +220,7 @@ def faced(c: Clause, s: TableState, e: CardDealt | CardFaced) -> Ruling | None:
                       dealer=s.deal.rightful_dealer, seat=e.by)
     where = {"pack": "in the pack", "deal": "during the deal", "trump": "during the deal",
              "table": "on the table during the deal"}.get(e.where, "during the deal")
-    return c.rule(Remedy.REDEAL, f"{the_card(e.card)} was faced {where}.",
+    return c.rule(Remedy.REDEAL, f"{card} was faced {where}.",
                   dealer=s.deal.rightful_dealer, seat=e.by)
 
 

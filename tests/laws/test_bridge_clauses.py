@@ -178,6 +178,18 @@ def test_CB_redeal_faced_before_deal_only_needs_shuffle() -> None:
     assert (r.remedy, r.clause) == (Remedy.NEW_SHUFFLE_AND_CUT, "CB-redeal-faced")
 
 
+def test_CB_redeal_faced_a_card_nobody_named_is_a_card_not_an_unreadable_one() -> None:
+    """The director enters a card faced in the pack without naming it (`card` null): the display said "An
+    unreadable card was faced in the pack", as if the shoe had failed to read a code."""
+    eng = table()
+    run(eng, prelude(N) + bridge_deal(N, cards())[:8])
+    r = only(eng.feed(E("card_faced", card=None, where="pack")))
+    assert (r.remedy, r.clause, r.reason) == (Remedy.REDEAL, "CB-redeal-faced", "A card was faced in the pack.")
+    eng = table()
+    r = only(eng.feed(E("card_faced", card=None, where="pack")))
+    assert r.reason.startswith("A card was seen faced in the pack before the deal")
+
+
 def test_CB_redeal_faced_and_camera_sighting_of_same_card_is_one_ruling() -> None:
     eng = table()
     run(eng, prelude(N) + bridge_deal(N, cards())[:8])

@@ -121,3 +121,33 @@ def test_a_deal_whose_cards_were_lost_on_the_shoes_link_is_redealt_saying_so() -
     assert rulings[0].reason == ("Cards of the deal were lost on the link from the shoe after the 19 the table "
                                  "saw: which cards went where is not known.")
     assert eng.state.deal.void  # type: ignore[union-attr]
+
+
+def test_a_deal_stopped_early_counts_the_cards_not_dealt_rather_than_naming_them() -> None:
+    """A shoe restarted after 11 cards ends the deal there (docs/events.md, `deal_end`): the redeal's
+    reason named the 41 cards never dealt as "missing", a paragraph the table's display cannot show. A few
+    are named; more are counted. The `missing` field still lists them all."""
+    eng = LawEngine("contract-bridge")
+    eng.state.next_dealer = N
+    c = shuffled(BRIDGE_PACK, random.Random(2))
+    deal = bridge_deal(N, c)
+    (r,) = eng.feed_all(prelude(N) + deal[:12] + deal[-1:])
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.REDEAL, "CB-redeal-incorrect", N)
+    assert r.reason == "The deal ended with 11 cards: 41 cards of the pack were not dealt."
+    assert len(r.extra["missing"]) == 41
+    eng = LawEngine("contract-bridge")
+    eng.state.next_dealer = N
+    (r,) = eng.feed_all(prelude(N) + deal[:-3] + deal[-1:])
+    names = ", ".join(card.name for card in sorted(c[-2:]))
+    assert r.reason == f"The deal ended with 50 cards; missing: {names}."
+
+
+
+def test_the_search_sentence_reads_on_after_its_colon() -> None:
+    """"The deal ended with 51 cards: The nine of clubs is missing ...": no capital after the colon."""
+    eng = LawEngine("contract-bridge")
+    eng.state.next_dealer = N
+    c = shuffled(BRIDGE_PACK, random.Random(1))
+    deal = bridge_deal(N, c)
+    r = eng.feed_all(prelude(N) + deal[:-2] + deal[-1:])[-1]
+    assert r.reason.startswith(f"The deal ended with 51 cards: the {c[-1].name} is missing from North")

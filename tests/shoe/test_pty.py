@@ -246,3 +246,26 @@ def test_the_link_reports_offline_after_silence_on_its_clock(tmp_path) -> None:
         os.close(slave)
     offline = [e for e in sink.of(m.LinkStatus) if not e.online]
     assert offline[0].reason == "no word from the shoe for 1.6 s"
+
+
+def test_the_virtual_shoe_started_again_with_its_seed_is_a_restart_the_host_sees(rig, tmp_path) -> None:
+    """``cardtable shoe-sim --seed 7`` stopped mid-deal and started again is a new power-up (PROTOCOL.md
+    4.1: a new boot id). Its boot id came from the seed alone, so the host took the new boot's messages,
+    numbered from 1 again, for repeats and dropped them: the table never ended the deal nor dealt again.
+    The shuffles still follow the seed."""
+    shoe, link, sink = rig("contract-bridge", seed=7)
+    link.send(start_deal("contract-bridge", Seat.N, pack="A1"))
+    sink.wait(lambda evs: len([e for e in evs if isinstance(e, m.CardOut)]) >= 5)
+    first = [c.card for c in shoe.dealt]
+    shoe.close()                                    # the process is killed mid-deal
+    again = VirtualShoe("contract-bridge", 7, directory=str(tmp_path))
+    try:
+        again.open()
+        (restart,) = sink.wait(lambda evs: any(isinstance(e, m.ShoeRestarted) for e in evs)) \
+            and sink.of(m.ShoeRestarted)
+        assert restart.old_boot != restart.boot_id
+        link.send(start_deal("contract-bridge", Seat.N, pack="A1"))
+        sink.wait(lambda evs: len([e for e in evs if isinstance(e, m.CardOut)]) >= len(first) + 5)
+        assert [c.card for c in again.dealt][:5] == first[:5]     # the same seed, the same shuffle
+    finally:
+        again.close()

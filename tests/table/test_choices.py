@@ -14,6 +14,8 @@ import pytest
 from firmware_host.devices.display_text import title
 from firmware_host.live import ClubCommands
 from firmware_host.records.journal import Journal
+from firmware_host.shoe import messages as m
+from firmware_host.table.adapters import ShoeAdapter
 from firmware_host.table.controller import ButtonInput, DirectorCommand, LawInput, TableController
 from laws.cards import Card, Seat
 from tests.laws.streams import BRIDGE_PACK, E, bridge_deal, euchre_known_deal, prelude, shuffled
@@ -289,3 +291,41 @@ def test_a_refused_correction_is_logged_without_what_the_director_typed(table: A
     notes = [r.body["refused"] for r in journal.rows() if r.kind == "note"][-3:]
     assert "no deal 'QH'" in notes[0] and "['KD']" in notes[1], notes
     assert [a["why"] for a in ctl.answers][-3:] == notes
+
+
+def _shoe_press(ctl: TableController, seat: Seat, kind: Any) -> list[Any]:
+    """A press of ``seat``'s button on the shoe, through the real ``ShoeAdapter``, ruled by the table."""
+    got: list[Any] = []
+    ShoeAdapter(got.append, lambda: 1.0, boot=lambda: 9)(m.ButtonPressed(1, seat, kind))
+    (press,) = [g for g in got if isinstance(g, ButtonInput)]
+    return ctl.process(press)
+
+
+def test_the_shoes_demand_button_claims_the_redeal_a_deal_out_of_turn_opens(tmp_path: Path) -> None:
+    """PROTOCOL.md 4.2: the shoe's long press is the player's demand for a redeal. It was taken as a demand
+    for a new shuffle and cut, which after the first card is too late: East dealing North's deal, North
+    held his button on the shoe and was told the deal stands."""
+    journal = Journal.open(tmp_path)
+    ctl = TableController(game="contract-bridge", journal=journal, panel=None, clock=Clock())
+    ctl.engine.state.next_dealer = Seat.N
+    for e in prelude(Seat.N):
+        ctl.process(LawInput(e, "script"))
+    ctl.process(LawInput(E("deal_start", dealer="E", pack="red"), "shoe"))
+    ctl.process(LawInput(E("card_dealt", seat="S", card="AS"), "shoe"))
+    r = _shoe_press(ctl, Seat.N, m.ButtonKind.DEMAND)
+    assert said(r) == [("redeal", "CB-redeal-out-of-turn")] and r[0].dealer == Seat.N
+    journal.close()
+
+
+def test_the_shoes_demand_button_is_no_pass_in_the_auction(tmp_path: Path) -> None:
+    """Two presses of the panel's button pass in a bridge auction (hardware/WIRING.md); the shoe's long
+    press, a demand for a redeal, passed too. Now it is the demand it is, too late once cards are dealt."""
+    journal = Journal.open(tmp_path)
+    ctl = TableController(game="contract-bridge", journal=journal, panel=None, clock=Clock())
+    ctl.engine.state.next_dealer = Seat.N
+    for e in prelude(Seat.N) + bridge_deal(Seat.N, shuffled(BRIDGE_PACK, random.Random(4))):
+        ctl.process(LawInput(e, "script"))
+    r = _shoe_press(ctl, Seat.E, m.ButtonKind.DEMAND)
+    assert said(r) == [("deal_stands", "CB-shuffle-demand")]
+    assert not [row for row in journal.rows() if row.kind == "event" and row.body.get("type") == "call"]
+    journal.close()

@@ -39,7 +39,7 @@ def test_shoe_adapter_maps_every_kind_of_message() -> None:
     assert isinstance(got[1], LawInput) and got[1].event == DealStarted(Seat.N, "red")
     assert got[1].mark == (77, 1)
     assert got[2] == LawInput(CardDealt(Seat.E, Card.parse("AS"), True, "red"), "shoe", (77, 2))
-    assert got[3] == ButtonInput("W", "new_shuffle", (77, 3))
+    assert got[3] == ButtonInput("W", "demand", (77, 3))
     assert isinstance(got[4], DeviceNote) and "jam" in got[4].text
     assert got[6] == PackLoaded("", (77, 6))
     assert a.deal_finished.is_set()
