@@ -269,6 +269,16 @@ def test_guide_card_text() -> None:
     assert "(arrow switch)" in mitchell(5, 2, arrow_switch_rounds=(5,)).text()
 
 
+def test_a_sit_out_table_is_not_said_to_share() -> None:
+    """Audit m32: a half-table relay Mitchell's guide said ``round 1: tables 1 and 4 share boards 1-2``
+    when table 4 sat out with them (``4 out (1-2)``): only table 1 plays them, nothing is passed."""
+    text = mitchell(4, 2, even="relay", half_table=True).text()
+    assert "4 out (1-2)" in text and "1 out (3-4)" in text
+    assert "round 1: tables 1 and 4 share" not in text and "round 2: tables 1 and 4 share" not in text
+    assert "round 3: tables 1 and 4 share boards 5-6" in text          # both play them
+    assert "round 1: pair 4 NS sits out at table 4" in text
+
+
 def _doc_block(title: str) -> str:
     text = DOCS.read_text(encoding="utf-8")
     m = re.search(r"<!-- " + re.escape(title) + r" -->\n```text\n(.*?)```", text, re.S)

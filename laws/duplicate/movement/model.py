@@ -212,7 +212,7 @@ def _round_notes(m: Movement, r: int) -> list[str]:
             notes.append(f"  round {r}: boards {spans} on the bye stand between tables {a} and {b}"
                          + (" (the director puts them there before play)" if r == 1 else ""))
     for g in sorted(m.groups):
-        tables = [s.table for s in here if s.group == g]
+        tables = [s.table for s in here if s.group == g and s.played]   # a sit-out shows the boards, shares none
         if len(tables) > 1 and m.copies == 1:
             shared = ", ".join(map(str, tables[:-1])) + f" and {tables[-1]}"
             notes.append(f"  round {r}: tables {shared} share boards {board_span(m.boards_of(g))}")
