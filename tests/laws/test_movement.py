@@ -263,9 +263,20 @@ def test_guide_card_text() -> None:
     text = mitchell(4, 3, even="relay").text()
     assert text.splitlines()[0].startswith("Mitchell, 4 tables (relay and bye stand): 8 pairs")
     assert "tables 1 and 4 share boards 1-3" in text
-    assert "round 1: boards 7-9 not at a table" in text
+    assert "round 1: boards 7-9 on the bye stand between tables 2 and 3 (the director puts them there before play)" in text
+    assert "round 1: boards 4-6, 7-9, 10-12, 13-15 not at a table" in howell(3, 3).text()
     assert "5 out (9-10)" in mitchell(5, 2, half_table=True).text()
     assert "(arrow switch)" in mitchell(5, 2, arrow_switch_rounds=(5,)).text()
+
+
+def test_a_sit_out_table_is_not_said_to_share() -> None:
+    """Audit m32: a half-table relay Mitchell's guide said ``round 1: tables 1 and 4 share boards 1-2``
+    when table 4 sat out with them (``4 out (1-2)``): only table 1 plays them, nothing is passed."""
+    text = mitchell(4, 2, even="relay", half_table=True).text()
+    assert "4 out (1-2)" in text and "1 out (3-4)" in text
+    assert "round 1: tables 1 and 4 share" not in text and "round 2: tables 1 and 4 share" not in text
+    assert "round 3: tables 1 and 4 share boards 5-6" in text          # both play them
+    assert "round 1: pair 4 NS sits out at table 4" in text
 
 
 def _doc_block(title: str) -> str:
@@ -278,6 +289,7 @@ def _doc_block(title: str) -> str:
 @pytest.mark.parametrize("title, build", [
     ("mitchell(5, 3)", lambda: mitchell(5, 3).text()),
     ("mitchell(4, 3)", lambda: mitchell(4, 3).text()),
+    ('mitchell(4, 2, even="relay")', lambda: mitchell(4, 2, even="relay").text()),
     ("howell(3, 3)", lambda: howell(3, 3).text()),
     ("to_asc(mitchell(5, 3))", lambda: to_asc(mitchell(5, 3))),
 ])

@@ -27,7 +27,7 @@ def test_a_howell_pair_changes_direction_and_a_barometer_copy_goes_to_the_direct
 def test_a_relay_and_a_sit_out_are_said() -> None:
     m = mitchell(6, 2, even="relay")
     words = [w for r in range(1, m.rounds) for t in range(1, m.tables + 1) for w in move_words(next_moves(m, r, t))]
-    assert any("to the relay (table" in w for w in words), words
+    assert any("to the bye stand between tables 3 and 4 (table" in w for w in words), words
     half = mitchell(3, 2, half_table=True)
     said = [w for r in range(1, half.rounds) for t in (1, 2, 3) for w in move_words(next_moves(half, r, t))]
     assert any("sits out round" in w for w in said), said
@@ -50,7 +50,8 @@ def test_a_half_tables_first_sit_out_sends_its_boards_on() -> None:
 
 def _lost_boards(m: Movement) -> list[str]:
     """Every group a table plays (the first of those sharing it) that no move brings there, once a table
-    has held it (a group first met on the relay's bye stand is set out by the director)."""
+    has held it (a group first met on the relay's bye stand is set out by the director: the guide card
+    says which, `test_a_relay_mitchells_bye_stand_is_named`)."""
     told = {(mv.to_table, mv.in_round, b) for r in range(1, m.rounds) for t in range(1, m.tables + 1)
             for mv in next_moves(m, r, t) if mv.boards for b in mv.boards}
     lost = []
@@ -73,3 +74,25 @@ def test_every_mitchells_boards_are_told_where_to_go() -> None:
                 assert _lost_boards(m) == [], m.name
     for tables in range(3, 9):
         assert _lost_boards(howell(tables, 3)) == [], tables
+
+
+def test_a_relay_mitchells_bye_stand_is_named() -> None:
+    """Audit m32: in a relay Mitchell the boards that rest go on the bye stand between tables n/2 and
+    n/2 + 1, but table n/2 + 1 was told ``to the relay``, which in that movement is tables 1 and n sharing,
+    and the guide card said only ``boards 5-6 not at a table``: nobody was told which boards the director
+    sets out on the bye stand before round 1, nor that they rest there."""
+    m = mitchell(4, 2, even="relay")   # round 1: 1-2 | 3-4 | 7-8 | 1-2, boards 5-6 on the stand
+    assert move_words(next_moves(m, 1, 3))[-1] == \
+        "Boards 7-8: to the bye stand between tables 2 and 3 (table 2 plays them in round 3)"
+    assert move_dicts(next_moves(m, 1, 3))[-1] == {"pair": None, "boards": [7, 8], "to_table": 2, "round": 3,
+                                                   "direction": None}
+    assert move_words(next_moves(m, 3, 3))[-1] == "Boards 3-4: to the director"   # rest, then never again
+    for tables in range(2, 31, 2):
+        r = mitchell(tables, 2, even="relay")
+        stand = tables // 2 + 1                       # group n/2 + 1 starts on the stand
+        text = r.text()
+        assert (f"round 1: boards {2 * stand - 1}-{2 * stand} on the bye stand between tables {tables // 2} and "
+                f"{tables // 2 + 1} (the director puts them there before play)") in text, text
+        assert "not at a table" not in text
+        said = [w for rd in range(1, r.rounds) for t in range(1, tables + 1) for w in move_words(next_moves(r, rd, t))]
+        assert not any("to the relay" in w for w in said), said

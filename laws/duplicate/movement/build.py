@@ -89,7 +89,8 @@ def mitchell(tables: int, boards_per_round: int, rounds: int | None = None, *, e
     name += ", half table" if half_table else ""
     name += f", arrow switch in round{'s' if len(switched) > 1 else ''} {', '.join(map(str, sorted(switched)))}" if switched else ""
     return _sound(Movement(name, tables, rounds, groups_of(size, boards_per_round), tuple(seatings),
-                           contestants=2 * tables - (1 if half_table else 0)))
+                           contestants=2 * tables - (1 if half_table else 0),
+                           bye_stand=(tables // 2, tables // 2 + 1) if relay else None))
 
 
 def _circle(tables: int) -> list[list[tuple[int, int]]]:

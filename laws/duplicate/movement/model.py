@@ -69,7 +69,10 @@ class Movement:
     ``contestants`` is the number of pairs the movement is for (0: as many as it seats);
     ``round_robin`` says every pair must meet every other exactly once (a complete Howell);
     ``copies`` is how many copies of each board are in play (a barometer dealt at every table has one
-    a table). Constructing a movement never refuses a broken one: :func:`check` says what is wrong.
+    a table); ``bye_stand`` the two tables a bye stand stands between (a relay Mitchell's ``n/2`` and
+    ``n/2 + 1``), ``None`` when there is none: the group that rests in a round lies there, and the guide
+    and the moves must say so, or nobody knows where to put the round-1 boards no table plays.
+    Constructing a movement never refuses a broken one: :func:`check` says what is wrong.
     """
 
     name: str
@@ -80,6 +83,7 @@ class Movement:
     contestants: int = 0
     round_robin: bool = False
     copies: int = 1
+    bye_stand: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "groups", MappingProxyType({int(g): tuple(b) for g, b in self.groups.items()}))
@@ -138,7 +142,8 @@ class Movement:
 
     def text(self) -> str:
         """The movement as a guide card: a row per round, a column per table, each cell
-        ``NS-EW boards``; then the boards not at any table and the tables that share."""
+        ``NS-EW boards``; then the boards not at any table (on the bye stand, when there is one) and the
+        tables that share."""
         width = max([9] + [len(_cell(self, s)) for s in self.seatings]) + 2
         fields = sorted(set(self.fields().values()), key=lambda f: {"NS": 0, "EW": 1}.get(f, 2))
         lines = [f"{self.name}: {self.contestants} pairs, {self.tables} tables, {self.rounds} rounds, "
@@ -199,9 +204,15 @@ def _round_notes(m: Movement, r: int) -> list[str]:
     used = {s.group for s in m.seatings}
     resting = [g for g in sorted(m.groups) if g in used and all(s.group != g for s in here)]
     if resting and m.copies == 1:
-        notes.append(f"  round {r}: boards {', '.join(board_span(m.boards_of(g)) for g in resting)} not at a table")
+        spans = ", ".join(board_span(m.boards_of(g)) for g in resting)
+        if m.bye_stand is None:
+            notes.append(f"  round {r}: boards {spans} not at a table")
+        else:
+            a, b = m.bye_stand
+            notes.append(f"  round {r}: boards {spans} on the bye stand between tables {a} and {b}"
+                         + (" (the director puts them there before play)" if r == 1 else ""))
     for g in sorted(m.groups):
-        tables = [s.table for s in here if s.group == g]
+        tables = [s.table for s in here if s.group == g and s.played]   # a sit-out shows the boards, shares none
         if len(tables) > 1 and m.copies == 1:
             shared = ", ".join(map(str, tables[:-1])) + f" and {tables[-1]}"
             notes.append(f"  round {r}: tables {shared} share boards {board_span(m.boards_of(g))}")

@@ -8,7 +8,8 @@ data read forward one round; pure).
   (a Howell pair changes direction); it *sits out* when the movement seats it nowhere that round;
 * the boards played at the table go to the table that plays their group in the next round; when several
   tables share them then, to the first of them (the others share from it); when no table plays them in the
-  next round, to the relay until the first later round that does (that table named); when every table has
+  next round, to the relay until the first later round that does (that table named), or, in a movement
+  with a bye stand (a relay Mitchell), to the bye stand, named by the tables it stands between; when every table has
   its own copy (a barometer), or no later round plays them, to the director;
 * the boards set out at a sit-out table (a half table's first round) go the same way: they are still
   there when no table played or held their group before and none plays it this round (later sit-outs
@@ -31,7 +32,8 @@ class Move:
 
     ``to_table`` is where it goes (None: a pair sits out, boards go to the director); ``in_round`` the
     round it is played there (the next round, or later for boards put on the relay); ``direction`` the
-    side a pair sits (``NS``/``EW``).
+    side a pair sits (``NS``/``EW``); ``bye_stand`` the tables the bye stand stands between when the boards
+    rest there on their way (a relay Mitchell's: "the relay" there would send them to tables 1 and n).
     """
 
     round: int
@@ -41,6 +43,7 @@ class Move:
     to_table: int | None = None
     in_round: int = 0
     direction: str = ""
+    bye_stand: tuple[int, int] | None = None
 
 
 def next_moves(m: Movement, round: int, table: int) -> tuple[Move, ...]:
@@ -80,7 +83,9 @@ def _boards_move(m: Movement, round: int, table: int, group: int, boards: tuple[
     for later in range(round + 1, m.rounds + 1):
         tables = sorted(x.table for x in m.seatings if x.round == later and x.played and x.group == group)
         if tables:
-            return Move(round, table, boards=boards, to_table=tables[0], in_round=later)
+            resting = m.bye_stand is not None and not any(x.round == round + 1 and x.group == group for x in m.seatings)
+            return Move(round, table, boards=boards, to_table=tables[0], in_round=later,
+                        bye_stand=m.bye_stand if resting and later > round + 1 else None)
     return Move(round, table, boards=boards)
 
 
@@ -100,6 +105,10 @@ def move_words(moves: tuple[Move, ...]) -> list[str]:
                 out.append(f"{what}: to the director")
             elif mv.in_round == mv.round + 1:
                 out.append(f"{what}: to table {mv.to_table}")
+            elif mv.bye_stand is not None:
+                a, b = mv.bye_stand
+                out.append(f"{what}: to the bye stand between tables {a} and {b} "
+                           f"(table {mv.to_table} plays them in round {mv.in_round})")
             else:
                 out.append(f"{what}: to the relay (table {mv.to_table} plays them in round {mv.in_round})")
     return out
