@@ -276,3 +276,68 @@ def test_a_spectator_cookie_of_any_bytes_is_not_let_in_and_never_a_server_error(
         flood.cookies.clear()
         assert flood.post("/login", data={"password": "quiet-club-7"}).status_code == 303
     assert len(p._tokens) == 5
+
+
+@pytest.mark.skipif(bool(missing()), reason=missing() or "chromium is here")
+def test_the_page_passes_axe_with_no_trick_on_the_table(broker: LocalBroker, tmp_path: Path) -> None:
+    """The trick's box is a plain ``div`` with an ``aria-label``: axe's ``aria-prohibited-attr``
+    (serious) while it is empty, that is the page every spectator first sees under ``after-field``
+    (nothing released yet), a board still in its auction and a passed-out board."""
+    import paho.mqtt.client as mqtt
+
+    from tests.browser import chromium
+
+    axe = Path(__file__).resolve().parents[2] / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
+    if not axe.exists():
+        pytest.fail(f"{axe} is missing: `make test` installs axe-core from npm")
+    page = SpectatorPage("127.0.0.1", broker.port, "s-pw", title="Club night", client_id="page-axe")
+    port = free_port()
+    server = serve(page, "127.0.0.1", port)
+    th = threading.Thread(target=server.run, daemon=True)
+    th.start()
+    driver = None
+    try:
+        while not server.started:
+            time.sleep(0.02)
+        assert page.connected.wait(10)
+        driver = chromium(str(tmp_path / "profile"))
+        driver.set_window_size(390, 900)
+
+        def violations() -> list[Any]:
+            driver.execute_script(axe.read_text(encoding="utf-8"))
+            return list(driver.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations.map("
+                "(v) => [v.id, v.impact, v.nodes.map((n) => n.target.join(' '))])));"))
+
+        driver.get(f"http://127.0.0.1:{port}/")
+        deadline = time.monotonic() + 20    # a bound on a hang: the stream's first message says "Live"
+        while driver.find_element("id", "conn").text != "Live":
+            assert time.monotonic() < deadline, "the page never connected"
+            time.sleep(0.05)
+        assert violations() == []                           # nothing released yet
+        board = {"game": "bridge", "table": 1, "board": 1, "room": "o", "finished": False,
+                 "release": {"session": "s", "rule": "delay", "delay": 1.0},
+                 "summary": {"contract": None, "declarer": None, "tricks": {"NS": 0, "EW": 0}, "cards": 0,
+                             "score": None},
+                 "items": [{"kind": "board", "table": 1, "board": 1, "index": 0, "section": "A", "round": 1,
+                            "ns": "1 NS", "ew": "1 EW", "dealer": "N", "vulnerable": "None",
+                            "hands": {"N": "AKQJ.T98.765.432", "E": "T98.765.432.AKQJ",
+                                      "S": "765.432.AKQJ.T98", "W": "432.AKQJ.T98.765"}},
+                           {"kind": "call", "table": 1, "board": 1, "index": 1, "seat": "N", "call": "pass"}]}
+        pub = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="b")
+        pub.username_pw_set("broadcast", "b-pw")
+        pub.connect("127.0.0.1", broker.port)
+        pub.loop_start()
+        pub.publish("cardtable/spectate/table/1/board/1", json.dumps(board), qos=1, retain=True).wait_for_publish(5)
+        pub.loop_stop()
+        pub.disconnect()
+        while "Board 1" not in driver.find_element("id", "one").text:
+            assert time.monotonic() < deadline, "the board never came"
+            time.sleep(0.05)
+        assert violations() == []                           # a board in its auction: no card on the table
+    finally:
+        if driver is not None:
+            driver.quit()
+        server.should_exit = True
+        th.join(5)
