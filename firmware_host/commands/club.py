@@ -40,6 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     b.add_argument("--bind", default="127.0.0.1", help="address to listen on (the club's LAN address)")
     b.add_argument("--table", action="append", default=[], metavar="ID", help="a table id (repeatable)")
     b.add_argument("--tables", type=int, default=0, help="or: N tables named table-01 ...")
+    b.add_argument("--viewer", action="append", default=[], metavar="NAME",
+                   help="a login of its own with a spectator's rights, for a program that reads the broadcast "
+                        "(a vugraph relay, a second page): 'spectator' is the spectators' page's (repeatable)")
     b.add_argument("--certfile", help="TLS: the broker's certificate (PEM, signed by the club's CA)")
     b.add_argument("--keyfile", help="TLS: the broker's private key (PEM)")
     b.set_defaults(func=_broker)
@@ -137,6 +140,12 @@ def _broker(args: argparse.Namespace) -> int:
             print(f"club broker: table id {tid!r} is not allowed (letters, digits, - or _; not "
                   f"{', '.join(repr(r) for r in RESERVED_IDS)})", file=sys.stderr)
             return 2
+    for name in args.viewer:   # one login is one connection: a viewer on 'spectator' knocks the page off
+        if not TABLE_ID.match(name) or name in RESERVED_IDS or name in ids or name == DASHBOARD_USER:
+            print(f"club broker: --viewer {name!r} is not allowed (letters, digits, - or _; not a table's id, "
+                  f"not {', '.join(repr(r) for r in RESERVED_IDS)})", file=sys.stderr)
+            return 2
+    viewers = list(dict.fromkeys(args.viewer))
     tls = None
     if args.certfile or args.keyfile:
         for opt, f in (("--certfile", args.certfile), ("--keyfile", args.keyfile)):
@@ -151,7 +160,7 @@ def _broker(args: argparse.Namespace) -> int:
     try:   # a --dir under a file, a password file that is a folder or not text: one line naming it
         pwdir.mkdir(parents=True, exist_ok=True)
         # the broadcast's logins too (docs/broadcast.md): its service's, and the spectators' page's
-        for name in [DASHBOARD_USER, BROADCAST_USER, SPECTATOR_USER, *ids]:
+        for name in [DASHBOARD_USER, BROADCAST_USER, SPECTATOR_USER, *viewers, *ids]:
             f = pwdir / f"{name}.password"
             if not f.exists():
                 f.write_text(secrets.token_urlsafe(16) + "\n", encoding="utf-8")
@@ -165,7 +174,8 @@ def _broker(args: argparse.Namespace) -> int:
     def show(line: str) -> None:  # mosquitto's own log (logins, refusals, takeovers) at normal verbosity
         print(f"mosquitto: {line}", file=sys.stderr, flush=True)
 
-    broker = LocalBroker(workdir, users, port=args.port, bind=args.bind, tls=tls, on_line=show)
+    broker = LocalBroker(workdir, users, port=args.port, bind=args.bind, tls=tls, on_line=show,
+                         spectators=(SPECTATOR_USER, *viewers))
     try:
         broker.write_files()
     except OSError as exc:
@@ -183,6 +193,9 @@ def _broker(args: argparse.Namespace) -> int:
               f"(config {broker.conf_path})", flush=True)
         print(f"each table's password is in {pwdir}/<table>.password: copy it to the table and set "
               "[mqtt] username and password_file in its table.toml", flush=True)
+        for name in viewers:
+            print(f"viewer {name}: reads the broadcast as a spectator does, password in {pwdir}/{name}.password",
+                  flush=True)
         assert broker.proc is not None
         rc = broker.proc.wait()
         # mosquitto stopped by itself (kill -9, the OOM killer, a crash): say so, and fail, so that the

@@ -192,3 +192,64 @@ def test_the_dashboards_command_rule_does_not_reach_the_spectators_feed(broker: 
     finally:
         spy.close()
         table.close()
+
+
+def test_a_viewer_of_its_own_has_a_login_of_its_own_and_leaves_the_page_connected(tmp_path: Path) -> None:
+    """The only spectator login `cardtable club broker` made was `spectator`, the spectators' page's: one
+    login is one connection (``use_username_as_clientid``), so a vugraph relay reading the documented feed
+    with it knocked the page's server off, and each took the other's place about once a second (the page's
+    ``/health`` said ``"broker": false`` half the time). ``--viewer NAME`` makes a login with a spectator's
+    rights for such a program."""
+    import subprocess
+    import sys
+
+    import paho.mqtt.client as mqtt
+
+    from firmware_host.club.broker import free_port
+
+    if shutil.which("mosquitto") is None and not Path("/usr/sbin/mosquitto").exists():
+        pytest.skip("mosquitto is not installed (`make test` installs it)")
+    cli = [sys.executable, "-m", "firmware_host.cli", "club", "broker", "--dir", str(tmp_path / "b"), "--tables", "1"]
+    for bad in ("spectator", "table-01", "a/b"):
+        done = subprocess.run([*cli, "--viewer", bad], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and f"--viewer {bad!r} is not allowed" in done.stderr, done.stderr
+    port = free_port()
+    proc = subprocess.Popen([*cli, "--viewer", "vugraph", "--port", str(port)], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    clients: list[mqtt.Client] = []
+    try:
+        assert proc.stdout is not None and "mosquitto listening" in proc.stdout.readline()
+        pw = {u: (tmp_path / "b" / "passwords" / f"{u}.password").read_text().strip()
+              for u in ("broadcast", "spectator", "vugraph")}
+        got: dict[str, list[str]] = {"spectator": [], "vugraph": []}
+        gone: list[str] = []
+        subscribed = threading.Semaphore(0)
+
+        def login(user: str) -> mqtt.Client:
+            c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"{user}-own-id", protocol=mqtt.MQTTv5)
+            c.username_pw_set(user, pw[user])
+            if user in got:
+                c.on_connect = lambda cl, u, f, rc, p: cl.subscribe("cardtable/spectate/#", qos=1)
+                c.on_subscribe = lambda *a: subscribed.release()
+                c.on_message = lambda cl, u, m: got[user].append(m.topic)
+                c.on_disconnect = lambda *a: gone.append(user)
+            c.connect("127.0.0.1", port)
+            c.loop_start()
+            clients.append(c)
+            return c
+
+        login("spectator")      # the page's server
+        login("vugraph")        # the relay
+        assert subscribed.acquire(timeout=10) and subscribed.acquire(timeout=10)
+        # the relay may not write what spectators read; the broadcast's marker comes after anything let through
+        clients[1].publish("cardtable/spectate/table/9/board/9", "{}", qos=1).wait_for_publish(5)
+        login("broadcast").publish("cardtable/spectate/table/1/board/1", "{}", qos=1).wait_for_publish(5)
+        assert _wait(lambda: all(got.values()), 30), got
+        assert got == {"spectator": ["cardtable/spectate/table/1/board/1"],
+                       "vugraph": ["cardtable/spectate/table/1/board/1"]} and gone == []
+    finally:
+        for c in clients:
+            c.loop_stop()
+            c.disconnect()
+        proc.terminate()
+        proc.wait(20)
