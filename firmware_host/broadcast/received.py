@@ -14,6 +14,10 @@ power cut) is cut off when the file is opened, and counted: its message was neve
 for the ``fsync``), so the broker sends it again, and it is appended on a line of its own (appended after
 the cut, it made one line no run could read, and a second restart lost it). Any other line that cannot be
 read is skipped and counted.
+
+A file that is not one of these (``--state`` naming the session's journal, a log) is refused before
+anything is cut from it (:class:`StateFileError`): cutting its "last line" truncated the file named, a
+session's ``session.sqlite3`` included, and its bytes then stopped the command with a traceback.
 """
 
 from __future__ import annotations
@@ -33,6 +37,10 @@ def default_path(digest: str) -> Path:
     return base / "cardtable" / f"broadcast-{digest}.jsonl"
 
 
+class StateFileError(ValueError):
+    """The file is not a broadcast's state file (nothing in it was changed)."""
+
+
 class Received:
     """The messages taken so far (see the module docstring).
 
@@ -44,8 +52,40 @@ class Received:
         self.path = path
         self.unreadable = 0
         path.parent.mkdir(parents=True, exist_ok=True)
+        self._check()
         self._cut_tail()
         self._file = path.open("a", encoding="utf-8")
+
+    def _check(self) -> None:
+        """Refuse a file this class did not write, before anything is cut from it: what it writes is ASCII
+        (``json.dumps``), one ``{"topic", "payload"}`` object a line, so its first line is one (or, cut by a
+        stop mid-write, the start of one). A later line damaged is skipped and counted (:meth:`read`).
+
+        Raises:
+            StateFileError: naming the file and why.
+        """
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return
+        if not data:
+            return
+        first, nl, _rest = data.partition(b"\n")
+        why = ""
+        if not nl:
+            if not b'{"topic":'.startswith(first[:9]):
+                why = 'its only line is not the start of a {"topic", "payload"} line'
+        else:
+            try:
+                row = json.loads(first.decode("utf-8"))
+                if not isinstance(row, dict) or "topic" not in row or "payload" not in row:
+                    why = 'its first line is not a {"topic", "payload"} object'
+            except UnicodeDecodeError:
+                why = "it is not text"
+            except ValueError:
+                why = "its first line is not JSON"
+        if why:
+            raise StateFileError(f"{self.path}: not a broadcast's state file ({why}); nothing in it was changed")
 
     def _cut_tail(self) -> None:
         """Cut off a last line without its line end (see the module docstring)."""
@@ -80,10 +120,10 @@ class Received:
             log.warning("broadcast: %s: its last line was cut by a stop mid-write; cut off (the broker sends its "
                         "message again)", self.path)
         bad = 0
-        with self.path.open(encoding="utf-8") as f:
+        with self.path.open("rb") as f:
             for line in f:
                 try:
-                    row = json.loads(line)
+                    row = json.loads(line.decode("utf-8"))
                     out.append((str(row["topic"]), str(row["payload"]).encode()))
                 except (ValueError, KeyError, TypeError):
                     bad += 1

@@ -109,7 +109,7 @@ def _live(args: argparse.Namespace) -> int:
     from firmware_host.broadcast.bridge_names import EventNames, EventNamesError, SessionNames
     from firmware_host.broadcast.live import Releaser, plays_of, session_id, teams_rooms
     from firmware_host.broadcast.page import SpectatorPage, serve
-    from firmware_host.broadcast.received import Received, default_path
+    from firmware_host.broadcast.received import Received, StateFileError, default_path
     from firmware_host.broadcast.service import BroadcastService
     from firmware_host.commands.guard import cannot_listen
     from firmware_host.session.duplicate_session import Session
@@ -217,8 +217,9 @@ def _live(args: argparse.Namespace) -> int:
     digest = releaser.session or session_id(Path(args.out))
     try:
         received = Received(Path(args.state) if args.state else default_path(digest))
-    except OSError as exc:
-        print(f"{name}: --state: {exc.filename}: cannot be written ({exc.strerror})", file=sys.stderr)
+    except (OSError, StateFileError) as exc:
+        print(f"{name}: --state: {exc}" if isinstance(exc, StateFileError) else
+              f"{name}: --state: {exc.filename}: cannot be written ({exc.strerror})", file=sys.stderr)
         for reader in (night, bridge):
             if reader is not None:
                 reader.close()

@@ -154,6 +154,58 @@ def test_a_line_cut_by_a_kill_does_not_swallow_the_next_message(tmp_path: Path) 
     second.close()
 
 
+@pytest.mark.parametrize("what, content", [
+    ("a session's journal", b"SQLite format 3\x00" + bytes(range(256)) * 8 + b"\n" + b"\x00" * 900),
+    ("a log", b"2026-12-02 19:00:01 INFO started\nstopped\n" + "caf\u00e9 \u2660".encode() + b" last"),
+    ("one line, no line end", b"mosquitto_passwd output"),
+])
+def test_a_state_file_named_by_mistake_is_refused_and_left_as_it_was(tmp_path: Path, what: str,
+                                                                     content: bytes) -> None:
+    """``--state`` naming another file (the session's ``session.sqlite3``, a log): its "last line cut by a
+    stop" was cut off, truncating the file named (a session's journal lost its last page), and then its bytes
+    stopped the command with a UnicodeDecodeError traceback."""
+    from firmware_host.broadcast.received import StateFileError
+
+    path = tmp_path / "named.by.mistake"
+    path.write_bytes(content)
+    with pytest.raises(StateFileError, match="not a broadcast's state file"):
+        Received(path)
+    assert path.read_bytes() == content, what
+
+
+def test_a_line_of_other_bytes_in_a_state_file_is_skipped_and_counted(tmp_path: Path) -> None:
+    """A line that is not UTF-8 (a damaged disk block) stopped the command with a UnicodeDecodeError."""
+    state = tmp_path / "state.jsonl"
+    state.write_bytes(b'{"topic":"cardtable/table-01/play","payload":"one"}\n\xe9t\xe9\n'
+                      b'{"topic":"cardtable/table-01/play","payload":"two"}\n')
+    kept = Received(state)
+    assert kept.read() == [("cardtable/table-01/play", b"one"), ("cardtable/table-01/play", b"two")]
+    assert kept.unreadable == 1
+    kept.close()
+
+
+def test_a_state_file_named_by_mistake_is_one_line_exit_2_and_left_as_it_was(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from firmware_host.cli import main
+
+    folder = tmp_path / "ev"
+    assert main(["event", "open", str(folder), "--kind", "teams-round-robin", "--entrants", "4", "--rounds", "3",
+                 "--boards", "2", "--tables", "table-01,table-02,table-03,table-04"]) == 0
+    journal = folder / "session.sqlite3"
+    before = journal.read_bytes()
+    (tmp_path / "pw").write_text("x\n")
+    done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "broadcast", "live", "--event", str(folder),
+                           "--password-file", str(tmp_path / "pw"), "--spectator-password-file", str(tmp_path / "pw"),
+                           "--state", str(journal)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"cardtable broadcast live: --state: {journal}: not a broadcast's state file (it is not text); "
+        "nothing in it was changed"]
+    assert journal.read_bytes() == before
+
+
 def test_what_a_late_service_loses_is_that_board_at_that_table_and_no_more() -> None:
     """docs/broadcast.md, "A service started late": table 1 began board 1 before the service's first
     connection (its rows 1-2 were never queued for it). The rest of that board there is counted, never
