@@ -215,8 +215,18 @@ def _live(args: argparse.Namespace) -> int:
                             lin_dir=lin, title=title, names_now=bridge.sides, session=session_id(Path(args.session)))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     digest = releaser.session or session_id(Path(args.out))
+    state = Path(args.state) if args.state else default_path(digest)
+    for folder in (releaser.lin_dir, releaser.records_dir):   # both are published as they are written
+        if folder is not None and state.resolve().is_relative_to(folder.resolve()):
+            print(f"{name}: --state {state} is in {folder}, which is published as it is written, and the state "
+                  "holds cards not yet released: keep it elsewhere (by default it is under ~/.local/state)",
+                  file=sys.stderr)
+            for reader in (night, bridge):
+                if reader is not None:
+                    reader.close()
+            return 2
     try:
-        received = Received(Path(args.state) if args.state else default_path(digest))
+        received = Received(state)
     except (OSError, StateFileError) as exc:
         print(f"{name}: --state: {exc}" if isinstance(exc, StateFileError) else
               f"{name}: --state: {exc.filename}: cannot be written ({exc.strerror})", file=sys.stderr)

@@ -173,6 +173,33 @@ def test_a_state_file_named_by_mistake_is_refused_and_left_as_it_was(tmp_path: P
     assert path.read_bytes() == content, what
 
 
+@pytest.mark.parametrize("where", ["lin", "lin/deeper"])
+def test_a_state_file_in_the_published_lin_folder_is_refused(tmp_path: Path, where: str) -> None:
+    """The state file holds every card taken and not yet released (under ``after-field``, the boards under
+    way); ``--state`` in the live LIN folder, which a club publishes as it is written, was taken, and the
+    cards went out with the LIN."""
+    import subprocess
+    import sys
+
+    from firmware_host.cli import main
+
+    folder = tmp_path / "ev"
+    assert main(["event", "open", str(folder), "--kind", "teams-round-robin", "--entrants", "4", "--rounds", "3",
+                 "--boards", "2", "--tables", "table-01,table-02,table-03,table-04"]) == 0
+    (tmp_path / "pw").write_text("x\n")
+    lin = tmp_path / "site" / "lin"
+    state = tmp_path / "site" / where / "state.jsonl"
+    done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "broadcast", "live", "--event", str(folder),
+                           "--password-file", str(tmp_path / "pw"), "--spectator-password-file", str(tmp_path / "pw"),
+                           "--lin", str(lin), "--state", str(state), "--port", "1"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"cardtable broadcast live: --state {state} is in {lin}, which is published as it is written, and the "
+        "state holds cards not yet released: keep it elsewhere (by default it is under ~/.local/state)"]
+    assert not state.exists()
+
+
 def test_a_line_of_other_bytes_in_a_state_file_is_skipped_and_counted(tmp_path: Path) -> None:
     """A line that is not UTF-8 (a damaged disk block) stopped the command with a UnicodeDecodeError."""
     state = tmp_path / "state.jsonl"
