@@ -75,9 +75,15 @@ def _export(args: argparse.Namespace) -> int:
     from firmware_host.broadcast.archive import ArchiveError, write_archive
 
     paths = [_journal(w) for w in args.journals]
+    seen: dict[Path, Path] = {}
     for path in paths:
         if not path.is_file():
             print(f"cardtable broadcast export: {path}: no journal there", file=sys.stderr)
+            return 2
+        first = seen.setdefault(path.resolve(), path)
+        if first is not path:   # each of its boards would be written twice, as two plays of one table
+            print(f"cardtable broadcast export: {path}: named twice (as {first} too); name each table's journal "
+                  "once", file=sys.stderr)
             return 2
     try:
         archive = write_archive(paths, args.out, title=args.title, force=args.force)

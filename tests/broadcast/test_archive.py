@@ -46,6 +46,19 @@ def test_a_path_with_no_journal_is_named(tmp_path: Path, capsys: pytest.CaptureF
     assert capsys.readouterr().err.strip() == f"cardtable broadcast export: {tmp_path / 'none'}: no journal there"
 
 
+def test_a_journal_named_twice_is_refused(journals: list[Path], tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """``--journals`` naming one table's journal twice (its folder and its file, a glob that caught both)
+    wrote each of its boards twice: two identical "Table 1" tabs on each replay page and every board twice
+    in ``session.lin``."""
+    again = journals[0].parent          # the table's folder: the same journal
+    code = main(["broadcast", "export", "--journals", *map(str, journals), str(again), "--out", str(tmp_path / "o")])
+    assert code == 2
+    assert capsys.readouterr().err.strip() == (f"cardtable broadcast export: {again / 'journal.sqlite3'}: named twice "
+                                               f"(as {journals[0]} too); name each table's journal once")
+    assert not (tmp_path / "o").exists()
+
+
 def test_the_replay_steps_through_the_cards_in_a_browser(journals: list[Path], tmp_path: Path) -> None:
     from tests import browser
 
