@@ -263,3 +263,37 @@ def test_the_service_tells_the_releaser_which_play_messages_the_broker_kept_reta
                                                               qos=1, retain=True))
     service.step()
     assert service.releaser.taken == 1 and service.releaser.refused == 1
+
+
+def test_the_documented_result_spellings_are_the_ones_sent() -> None:
+    # docs/broadcast.md's result row gave the field names alone: a viewer had to guess `Pass` (not `pass`),
+    # a null declarer and lead for a board passed out, `4SX` for a doubled contract, and an `auction` that
+    # is null until the confirmed result, then spelled as PBN spells it (`Pass`, `X`), not as the call items
+    from laws.broadcast.feed import TableFeed
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "broadcast.md").read_text(encoding="utf-8")
+    row = next(line for line in doc.splitlines() if line.startswith("| `result` | the table's score"))
+    for said in ("`Pass` for a board passed out", "`4SX`", "`declarer` (`N` … `W`; `null` when passed out)",
+                 "`lead` (the opening lead, a card as above; `null` when passed out)",
+                 "`auction` (`null` in the first; in the confirmed one the calls that stand",
+                 "`Pass`, `1C` … `7NT`, `X`, `XX`", "`confirmed` (`false`, then `true`)"):
+        assert said in row, said
+    passes = ["Pass"] * 4
+    doubled = ["1S", "Pass", "4S", "X", "Pass", "Pass", "Pass"]
+    for calls, score, want in (
+            (passes, {"contract": "Pass", "declarer": None, "tricks": 0, "score": 0, "lead": None},
+             {"contract": "Pass", "declarer": None, "tricks": 0, "score": 0, "lead": None}),
+            (doubled, {"contract": "4SX", "declarer": "N", "tricks": 10, "score": 590, "lead": "KH"},
+             {"contract": "4SX", "declarer": "N", "tricks": 10, "score": 590, "lead": "KH"})):
+        feed = TableFeed(1)
+        feed.add(1, "event", _board(1), 1.0)
+        bp22: dict[str, object] = {"clause": "BP-22", "calls": calls}
+        bp22.update({"passed_out": True} if calls is passes else {"contract": "4SX", "declarer": "N"})
+        feed.add(2, "ruling", bp22, 2.0)
+        (first,) = feed.add(3, "ruling", {"clause": "DB-77", "remedy": "score", **score}, 3.0)
+        (again,) = feed.add(4, "ruling", {"clause": "DB-77", "remedy": "score", **score, "auction": calls,
+                                          "confirmed": {"ns": "N", "ew": "E"}}, 4.0)
+        assert first.view() == {"kind": "result", "table": 1, "board": 1, "index": 2, **want, "auction": None,
+                                "confirmed": False}
+        assert again.view() == {"kind": "result", "table": 1, "board": 1, "index": 3, **want, "auction": calls,
+                                "confirmed": True}
