@@ -297,3 +297,18 @@ def test_the_documented_result_spellings_are_the_ones_sent() -> None:
                                 "confirmed": False}
         assert again.view() == {"kind": "result", "table": 1, "board": 1, "index": 3, **want, "auction": calls,
                                 "confirmed": True}
+
+
+def test_the_documented_event_message_is_the_one_sent() -> None:
+    # docs/broadcast.md named the event message's keys alone: the rule's spelling, the delay outside `delay`
+    # and the rooms' shape (string keys) were a viewer's guess
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "broadcast.md").read_text(encoding="utf-8")
+    row = next(line for line in doc.splitlines() if line.startswith("| `cardtable/spectate/event` |"))
+    assert ('the rule as `--rule` spells it, the delay in seconds (`0.0` but under `delay`), the table numbers, and '
+            'for a teams match each table\'s room (`{"1": "o", "2": "c"}`; `{}` for a pairs session)') in row
+    teams = Releaser(Release(Rule.TEAMS), {"table-01": 1, "table-02": 2}, {1: frozenset({1, 2})},
+                     rooms={1: "o", 2: "c"}, other_room={1: 2, 2: 1}, title="Teams")
+    assert json.loads(teams.event_message()[1]) == {"title": "Teams", "rule": "teams", "delay": 0.0, "tables": [1, 2],
+                                                    "rooms": {"1": "o", "2": "c"}}
+    pairs = Releaser(Release(Rule.AFTER_FIELD), {"table-01": 1}, {1: frozenset({1})}, title="Pairs")
+    assert json.loads(pairs.event_message()[1])["rooms"] == {}
