@@ -224,12 +224,12 @@ class SpectatorPage:
         said = f"<p role=alert>{html.escape(message)}</p>" if message else ""
         body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" '
                     f'content="width=device-width, initial-scale=1"><title>{title}</title></head><body '
-                    f'style="font-family:system-ui,sans-serif;padding:16px"><h1>{title}</h1>'
+                    f'style="font-family:system-ui,sans-serif;padding:16px"><main><h1>{title}</h1>'
                     f'<p>This event is private: the spectator password is on the club\'s notice.</p>'
                 f'{said}'
                 f'<form method="post" action="/login"><label>Spectator password '
                 f'<input type="password" name="password" autocomplete="current-password" required></label> '
-                f'<button type="submit">Watch</button></form></body></html>')
+                f'<button type="submit">Watch</button></form></main></body></html>')
         return HTMLResponse(body, status, headers=self._headers())
 
     async def script(self, request: Any) -> Any:

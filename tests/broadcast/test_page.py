@@ -341,3 +341,30 @@ def test_the_page_passes_axe_with_no_trick_on_the_table(broker: LocalBroker, tmp
             driver.quit()
         server.should_exit = True
         th.join(5)
+
+
+@pytest.mark.skipif(bool(missing()), reason=missing() or "chromium is here")
+def test_a_private_event_s_password_form_passes_axe(page: tuple[SpectatorPage, str], tmp_path: Path) -> None:
+    """The form a private event's spectator first sees had no ``main`` landmark: axe's
+    ``landmark-one-main`` and ``region`` (its heading, sentence and field outside any landmark), on the
+    form and after a wrong password (a throttled guess gets the same form)."""
+    from tests.browser import chromium
+
+    _p, url = page
+    axe = Path(__file__).resolve().parents[2] / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
+    if not axe.exists():
+        pytest.fail(f"{axe} is missing: `make test` installs axe-core from npm")
+    driver = chromium(str(tmp_path / "profile"))
+    try:
+        driver.set_window_size(390, 900)
+        for where in ("/", "/?wrong"):
+            driver.get(url + where)
+            assert driver.find_elements("css selector", "input[type=password]")
+            driver.execute_script(axe.read_text(encoding="utf-8"))
+            found = driver.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations.map("
+                "(v) => [v.id, v.impact, v.nodes.map((n) => n.target.join(' '))])));")
+            assert found == [], (where, found)
+    finally:
+        driver.quit()
