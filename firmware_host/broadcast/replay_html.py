@@ -68,7 +68,8 @@ render();
 def _page(title: str, body: str) -> str:
     return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>{body}</body></html>\n")
+            f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body><main>{body}</main></body>"
+            "</html>\n")
 
 
 def _json_block(value: object) -> str:
@@ -107,7 +108,7 @@ def board_page(title: str, number: int, plays: Sequence[BoardPlay], numbers: Seq
             f"All boards</a> {links}</nav>"
             f'<div class="tabs" role="group" aria-label="tables">{tabs}</div>'
             '<div class="board"><div class="hand n" id="hN"></div><div class="hand w" id="hW"></div>'
-            '<div class="trick" id="trick" aria-label="the trick"></div><div class="hand e" id="hE"></div>'
+            '<div class="trick" id="trick" role="group" aria-label="the trick"></div><div class="hand e" id="hE"></div>'
             '<div class="hand s" id="hS"></div></div>'
             '<div class="controls"><button id="first" type="button" aria-label="first card">&laquo;</button>'
             '<button id="prev" type="button" aria-label="previous card">&lsaquo;</button>'

@@ -59,6 +59,34 @@ def test_a_journal_named_twice_is_refused(journals: list[Path], tmp_path: Path,
     assert not (tmp_path / "o").exists()
 
 
+def test_the_replay_pages_pass_axe(journals: list[Path], tmp_path: Path) -> None:
+    """A board's page opens before its first card with the trick's box empty, a div with an aria-label and
+    no role (axe's aria-prohibited-attr, serious); neither page had a main landmark (landmark-one-main,
+    region)."""
+    from tests import browser
+
+    if browser.missing():
+        pytest.skip(browser.missing())
+    axe = Path(__file__).resolve().parents[2] / ".cache" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
+    if not axe.exists():
+        pytest.fail(f"{axe} is missing: `make test` installs axe-core from npm")
+    out = tmp_path / "site"
+    assert main(["broadcast", "export", "--journals", *map(str, journals), "--out", str(out)]) == 0
+    driver = browser.chromium(str(tmp_path / "profile"))
+    try:
+        driver.set_window_size(390, 900)
+        for page in ("index.html", "board-01.html"):
+            driver.get((out / "replay" / page).as_uri())
+            driver.execute_script(axe.read_text(encoding="utf-8"))
+            found = driver.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations.map("
+                "(v) => [v.id, v.impact, v.nodes.map((n) => n.target.join(' '))])));")
+            assert found == [], (page, found)
+    finally:
+        driver.quit()
+
+
 def test_the_replay_steps_through_the_cards_in_a_browser(journals: list[Path], tmp_path: Path) -> None:
     from tests import browser
 
