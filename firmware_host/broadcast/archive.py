@@ -9,7 +9,9 @@ must show what the table committed, nothing else). Its rows are folded by
 * ``replay/index.html`` (every board, every table's contract and result) and ``replay/board-<b>.html``
   (every table's play of that board, card by card: ``replay_html.py``).
 
-Names: the pairs' labels the tables journaled (``1 NS``), or the players' names when a roster gives them.
+Names: the pairs' labels the tables journaled (``1 NS``), or the players' names when the session's or
+event's names give them (``sides``, as the live broadcast names them); a teams event's closed room is
+``c`` in ``qx`` (``rooms``), as the live LIN has it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 
 from firmware_host.broadcast.replay_html import board_page, index_page, play_data
 from firmware_host.records.journal import Journal, JournalError
+from laws.broadcast.event_field import named_side
 from laws.broadcast.feed import BoardPlay, TableFeed
 from laws.broadcast.lin import lin_record
 from laws.cards import Seat
@@ -66,8 +69,13 @@ def table_boards(journal_paths: Iterable[str | Path]) -> dict[int, list[BoardPla
 
 
 def write_archive(journal_paths: Iterable[str | Path], out: str | Path, *, title: str = "",
-                  names: Mapping[tuple[int, int], Mapping[Seat, str]] | None = None, force: bool = False) -> Archive:
-    """Write the LIN folder and the replay pages under ``out`` (which must be empty unless ``force``)."""
+                  names: Mapping[tuple[int, int], Mapping[Seat, str]] | None = None, force: bool = False,
+                  sides: Mapping[str, tuple[str, str]] | None = None, rooms: Mapping[int, str] | None = None) -> Archive:
+    """Write the LIN folder and the replay pages under ``out`` (which must be empty unless ``force``).
+
+    ``names`` names the seats of a (table, board); else ``sides`` (a side's label, or its section's and
+    label, -> its two names, North or East first: ``SessionNames.sides``) names them from the board's labels.
+    ``rooms``: a teams event's table -> ``o`` or ``c`` (the others are ``o``)."""
     root = Path(out)
     if root.exists() and not root.is_dir():
         raise ArchiveError(f"--out {root}: is a file; name a folder")
@@ -83,7 +91,8 @@ def write_archive(journal_paths: Iterable[str | Path], out: str | Path, *, title
         records = []
         for number, plays in boards.items():
             for b in plays:
-                rec = lin_record(b, (names or {}).get((b.table, number)))
+                rec = lin_record(b, (names or {}).get((b.table, number)) or _seat_names(b, sides or {}),
+                                 (rooms or {}).get(b.table, "o"))
                 records.append(rec)
                 path = root / "lin" / f"board-{number:02d}-table-{b.table:02d}.lin"
                 path.write_text(rec + "\n", encoding="utf-8")
@@ -102,3 +111,13 @@ def write_archive(journal_paths: Iterable[str | Path], out: str | Path, *, title
     except OSError as exc:
         raise ArchiveError(f"--out {root}: {exc.strerror or exc}") from None
     return Archive({n: tuple(p) for n, p in boards.items()}, tuple(files))
+
+
+def _seat_names(b: BoardPlay, sides: Mapping[str, tuple[str, str]]) -> dict[Seat, str]:
+    """The seats' names from the sides' (``Releaser._seat_names`` does the same for the live LIN)."""
+    out: dict[Seat, str] = {}
+    for label, seats in ((b.ns, (Seat.N, Seat.S)), (b.ew, (Seat.E, Seat.W))):
+        pair = named_side(sides, b.section, str(label)) if label is not None else None
+        if pair:
+            out.update(zip(seats, pair))
+    return out

@@ -1,6 +1,7 @@
-"""``cardtable broadcast export --journals DIR... --out DIR [--title T] [--force]``: after a session, every
-table's boards as LIN records and the replay pages a club publishes beside its travellers
-(``firmware_host.broadcast.archive``). Each journal's hash chain is verified first; a broken one is
+"""``cardtable broadcast export --journals DIR... --out DIR [--title T] [--force] [--session DIR | --event DIR]``:
+after a session, every table's boards as LIN records and the replay pages a club publishes beside its
+travellers (``firmware_host.broadcast.archive``; the session's or event's names in the LIN, and an event's
+closed rooms). Each journal's hash chain is verified first; a broken one is
 refused (exit 1). Exit 2 for a journal that cannot be read, a folder of no duplicate board, or an
 ``--out`` that is a file or a folder that is not empty (``--force`` writes over it).
 
@@ -31,6 +32,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     e.add_argument("--out", required=True, metavar="DIR", help="the folder to write (empty, or --force)")
     e.add_argument("--title", default="", help="the session's name on the pages")
     e.add_argument("--force", action="store_true", help="write into a folder that is not empty")
+    named = e.add_mutually_exclusive_group()
+    named.add_argument("--session", default="", metavar="DIR",
+                       help="the duplicate session's folder: the LIN names the players as its names stand")
+    named.add_argument("--event", default="", metavar="DIR",
+                       help="the event's folder: the LIN names the players, and a teams match's closed room is c")
     e.set_defaults(func=_export)
     v = verbs.add_parser("live", help="broadcast the session live: release rule, LIN, the spectators' page")
     v.add_argument("--session", default="", metavar="DIR", help="the duplicate session's folder (its tables, movement, "
@@ -85,8 +91,25 @@ def _export(args: argparse.Namespace) -> int:
             print(f"cardtable broadcast export: {path}: named twice (as {first} too); name each table's journal "
                   "once", file=sys.stderr)
             return 2
+    sides: dict[str, tuple[str, str]] = {}
+    rooms: dict[int, str] = {}
+    if args.session or args.event:
+        from firmware_host.broadcast.bridge_names import EventNames, EventNamesError, SessionNames
+        from laws.broadcast.event_field import event_rooms
+
+        try:
+            folder = EventNames(args.event) if args.event else SessionNames(args.session)
+        except EventNamesError as exc:
+            print(f"cardtable broadcast export: {exc}", file=sys.stderr)
+            return 2
+        try:
+            sides = dict(folder.sides())
+            if isinstance(folder, EventNames):
+                rooms = event_rooms(folder.spec)[0]
+        finally:
+            folder.close()
     try:
-        archive = write_archive(paths, args.out, title=args.title, force=args.force)
+        archive = write_archive(paths, args.out, title=args.title, force=args.force, sides=sides, rooms=rooms)
     except ArchiveError as exc:
         text = str(exc)
         print(f"cardtable broadcast export: {text}", file=sys.stderr)

@@ -59,6 +59,35 @@ def test_a_journal_named_twice_is_refused(journals: list[Path], tmp_path: Path,
     assert not (tmp_path / "o").exists()
 
 
+def test_the_lin_names_the_players_and_the_closed_room_as_the_live_lin_does(
+        session_dir: Path, journals: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/broadcast.md: ``pn`` holds the roster's names, else the pair's label, and ``qx`` is ``c`` for a
+    teams match's closed room. The export read the journals alone: its LIN named every player by the pair's
+    label (``1 NS``) and every room ``o``, where the live LIN of the same boards had the names and ``c``."""
+    import re
+
+    out = tmp_path / "named"
+    assert main(["broadcast", "export", "--journals", *map(str, journals), "--out", str(out),
+                 "--session", str(session_dir / "session")]) == 0
+    first = (out / "lin" / "session.lin").read_text().splitlines()[0]
+    assert re.match(r"pn\|Player \d+NS B,Player \d+EW B,Player \d+NS A,Player \d+EW A\|qx\|o\d+\|", first), first
+    from firmware_host.cli import main as cli
+
+    event = tmp_path / "ev"
+    assert cli(["event", "open", str(event), "--kind", "teams-round-robin", "--entrants", "4", "--rounds", "3",
+                "--boards", "2", "--tables", "table-01,table-02,table-03,table-04"]) == 0
+    capsys.readouterr()
+    rooms = tmp_path / "rooms"
+    assert main(["broadcast", "export", "--journals", *map(str, journals), "--out", str(rooms),
+                 "--event", str(event)]) == 0
+    for lin in (rooms / "lin").glob("board-*-table-*.lin"):
+        table = int(lin.stem.rsplit("-", 1)[1])
+        assert f"|qx|{'c' if table % 2 == 0 else 'o'}" in lin.read_text(), lin.name
+    assert main(["broadcast", "export", "--journals", *map(str, journals), "--out", str(tmp_path / "none"),
+                 "--session", str(tmp_path)]) == 2
+    assert "no duplicate session there" in capsys.readouterr().err and not (tmp_path / "none").exists()
+
+
 def test_the_replay_pages_pass_axe(journals: list[Path], tmp_path: Path) -> None:
     """A board's page opens before its first card with the trick's box empty, a div with an aria-label and
     no role (axe's aria-prohibited-attr, serious); neither page had a main landmark (landmark-one-main,
