@@ -18,6 +18,12 @@ read is skipped and counted.
 A file that is not one of these (``--state`` naming the session's journal, a log) is refused before
 anything is cut from it (:class:`StateFileError`): cutting its "last line" truncated the file named, a
 session's ``session.sqlite3`` included, and its bytes then stopped the command with a traceback.
+
+The file's first line names the session it holds (``{"session": "<digest>"}``, written when the file is
+made), and a file of another session is refused: a ``--state`` kept at one path from week to week (a unit
+file's) gave this week's run last week's boards as its own, shown at once, and last week's results as the
+facts that finish this week's boards, so ``after-field`` showed them at the tables as they were played. A
+file written before the line was (no session named) is taken as it is.
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ def default_path(digest: str) -> Path:
 
 
 class StateFileError(ValueError):
-    """The file is not a broadcast's state file (nothing in it was changed)."""
+    """The file is not a broadcast's state file, or not this session's (nothing in it was changed)."""
 
 
 class Received:
@@ -46,15 +52,23 @@ class Received:
 
     Args:
         path: the file (created with its folder; opened for appending).
+        session: the session's digest (``live.session_id``), named on the file's first line.
+
+    Raises:
+        StateFileError: the file is not a broadcast's state file, or it is another session's.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, session: str = "") -> None:
         self.path = path
+        self.session = session
         self.unreadable = 0
         path.parent.mkdir(parents=True, exist_ok=True)
         self._check()
         self._cut_tail()
         self._file = path.open("a", encoding="utf-8")
+        if self._file.tell() == 0:
+            self._file.write(json.dumps({"session": session}, separators=(",", ":")) + "\n")
+            self.sync()
 
     def _check(self) -> None:
         """Refuse a file this class did not write, before anything is cut from it: what it writes is ASCII
@@ -73,16 +87,24 @@ class Received:
         first, nl, _rest = data.partition(b"\n")
         why = ""
         if not nl:
-            if not b'{"topic":'.startswith(first[:9]):
-                why = 'its only line is not the start of a {"topic", "payload"} line'
+            if not any(start.startswith(first[:len(start)]) for start in (b'{"topic":', b'{"session":')):
+                why = 'its only line is not the start of a {"session"} or {"topic", "payload"} line'
         else:
             try:
                 row = json.loads(first.decode("utf-8"))
-                if not isinstance(row, dict) or "topic" not in row or "payload" not in row:
-                    why = 'its first line is not a {"topic", "payload"} object'
+                if isinstance(row, dict) and set(row) == {"session"}:
+                    if self.session and row["session"] and row["session"] != self.session:
+                        raise StateFileError(
+                            f"{self.path}: the state of another session ({row['session']}), not this one's "
+                            f"({self.session}); nothing in it was changed (name another file, or none: the default "
+                            "is one a session)")
+                elif not isinstance(row, dict) or "topic" not in row or "payload" not in row:
+                    why = 'its first line is not a {"session"} or {"topic", "payload"} object'
             except UnicodeDecodeError:
                 why = "it is not text"
-            except ValueError:
+            except ValueError as exc:
+                if isinstance(exc, StateFileError):
+                    raise
                 why = "its first line is not JSON"
         if why:
             raise StateFileError(f"{self.path}: not a broadcast's state file ({why}); nothing in it was changed")
@@ -124,6 +146,8 @@ class Received:
             for line in f:
                 try:
                     row = json.loads(line.decode("utf-8"))
+                    if isinstance(row, dict) and set(row) == {"session"}:
+                        continue        # the first line: whose state this is
                     out.append((str(row["topic"]), str(row["payload"]).encode()))
                 except (ValueError, KeyError, TypeError):
                     bad += 1

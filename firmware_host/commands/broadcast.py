@@ -255,7 +255,7 @@ def _live(args: argparse.Namespace) -> int:
                     reader.close()
             return 2
     try:
-        received = Received(state)
+        received = Received(state, digest)
     except (OSError, StateFileError) as exc:
         print(f"{name}: --state: {exc}" if isinstance(exc, StateFileError) else
               f"{name}: --state: {exc.filename}: cannot be written ({exc.strerror})", file=sys.stderr)

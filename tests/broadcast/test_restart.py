@@ -200,6 +200,56 @@ def test_a_state_file_in_the_published_lin_folder_is_refused(tmp_path: Path, whe
     assert not state.exists()
 
 
+def test_a_state_file_of_another_session_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    """``--state`` kept at one path from week to week (a unit file's): this week's run took last week's rows
+    as its own, showed last week's boards at once as this session's, and took last week's results as facts
+    that finish this week's boards: under ``after-field`` the audit's viewer got 56 board messages before the
+    field had finished their boards. The file names its session on its first line."""
+    from firmware_host.broadcast.received import StateFileError
+
+    state = tmp_path / "state.jsonl"
+    last_week = Received(state, "a1b2c3d4e5f60718")
+    last_week.append("cardtable/table-01/play", b"one")
+    last_week.sync()
+    last_week.close()
+    kept = state.read_bytes()
+    assert kept.startswith(b'{"session":"a1b2c3d4e5f60718"}\n')
+    with pytest.raises(StateFileError, match=r"the state of another session \(a1b2c3d4e5f60718\), not this one's "
+                                             r"\(ffff000011112222\)"):
+        Received(state, "ffff000011112222")
+    assert state.read_bytes() == kept
+    again = Received(state, "a1b2c3d4e5f60718")          # the same session restarted: taken back, the line skipped
+    assert again.read() == [("cardtable/table-01/play", b"one")] and again.unreadable == 0
+    again.close()
+    older = tmp_path / "older.jsonl"                      # written before the first line named the session
+    older.write_text('{"topic":"cardtable/table-01/play","payload":"one"}\n')
+    assert Received(older, "ffff000011112222").read() == [("cardtable/table-01/play", b"one")]
+
+
+def test_a_state_file_of_another_event_is_one_line_exit_2(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from firmware_host.broadcast.live import session_id
+    from firmware_host.cli import main
+
+    folders = [tmp_path / "week-1", tmp_path / "week-2"]
+    for folder in folders:
+        assert main(["event", "open", str(folder), "--kind", "teams-round-robin", "--entrants", "4", "--rounds", "3",
+                     "--boards", "2", "--tables", "table-01,table-02,table-03,table-04"]) == 0
+    state = tmp_path / "broadcast.jsonl"
+    Received(state, session_id(folders[0])).close()
+    (tmp_path / "pw").write_text("x\n")
+    done = subprocess.run([sys.executable, "-m", "firmware_host.cli", "broadcast", "live", "--event", str(folders[1]),
+                           "--password-file", str(tmp_path / "pw"), "--spectator-password-file", str(tmp_path / "pw"),
+                           "--state", str(state), "--port", "1"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"cardtable broadcast live: --state: {state}: the state of another session ({session_id(folders[0])}), not "
+        f"this one's ({session_id(folders[1])}); nothing in it was changed (name another file, or none: the default "
+        "is one a session)"]
+
+
 def test_a_line_of_other_bytes_in_a_state_file_is_skipped_and_counted(tmp_path: Path) -> None:
     """A line that is not UTF-8 (a damaged disk block) stopped the command with a UnicodeDecodeError."""
     state = tmp_path / "state.jsonl"
