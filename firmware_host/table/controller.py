@@ -29,7 +29,6 @@ from typing import Any
 
 from firmware_host.config import LAMPS
 from firmware_host.records.journal import Journal
-from firmware_host.records.lines import lone_surrogate
 from firmware_host.table import bridge_choices, choices, commands, ordering, setaside, shoe_ends
 from firmware_host.table import lamps as lamp_policy
 from firmware_host.table.facts import Fact, count_pack, reconcile
@@ -58,6 +57,7 @@ from firmware_host.table.ordering import (
     laws_version,
 )
 from firmware_host.table.outputs import TableOutputs, safe
+from firmware_host.table.redact import printable
 from laws.cards import Seat
 from laws.engine import LawEngine
 from laws.events import DemandMade, Event, ResultConfirmed, event_to_dict
@@ -582,18 +582,6 @@ class TableController:
         """Save the state a restart starts from (after a deal is over, once ``CHECKPOINT_ROWS`` rows
         have gone by since the last; ``force``: now)."""
         ordering.checkpoint(self, force=force)
-
-
-def printable(value: Any) -> Any:
-    """``value`` with any lone surrogate in its text written as an escape (``\\ud800``), so that the
-    journal can hold it (text from outside is checked where it enters; this is the last guard)."""
-    if isinstance(value, str):
-        return value.encode("utf-8", "backslashreplace").decode("utf-8") if lone_surrogate(value) else value
-    if isinstance(value, dict):
-        return {printable(k): printable(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [printable(v) for v in value]
-    return value
 
 
 def _with_ack(item: Input) -> list[Input]:

@@ -8,7 +8,9 @@ log is read by whoever looks after the Pi, who may be at the table.
 from __future__ import annotations
 
 import re
+from typing import Any
 
+from firmware_host.records.lines import lone_surrogate
 from laws.cards import RANK_NAMES, SUIT_NAMES
 
 _QUOTED = re.compile(r"(?<![A-Za-z])'[^']*'|\"[^\"]*\"")  # not a possessive's apostrophe
@@ -36,3 +38,15 @@ def loggable(why: str) -> str:
     text = _QUOTED.sub("'…'", why)
     text = re.sub(rf"\b(?:the|a|an) (?={_NAMED.pattern})", "", text, flags=re.IGNORECASE)
     return _NAMED.sub("a card", text)
+
+
+def printable(value: Any) -> Any:
+    """``value`` with any lone surrogate in its text written as an escape (``\\ud800``), so that the
+    journal can hold it (text from outside is checked where it enters; this is the last guard)."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8") if lone_surrogate(value) else value
+    if isinstance(value, dict):
+        return {printable(k): printable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [printable(v) for v in value]
+    return value
