@@ -232,3 +232,14 @@ def test_a_message_names_the_file_as_typed_not_its_name(tmp_path: Path, capsys: 
     assert code == 1 and out.startswith("tue/boards.pbn: does NOT match the commitment")
     code, _, err = _run(capsys, "check", "wed/boards.pbn")
     assert (code, err) == (2, "cardtable boards: wed/boards.pbn: cannot be read (No such file or directory)\n")
+
+
+def test_a_one_board_file_is_counted_as_one_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Single-deal PBN files (rpbridge.net's, a BridgeComposer column's) were checked as "1 boards"."""
+    path = _write(tmp_path / "column.pbn", _game(1, "N:AJ9.K9542.Q.AK93 K.QJ76.K98763.75 QT6543.AT.JT.T62 "
+                                                   "872.83.A542.QJ84"))
+    code, text, _ = _run(capsys, "check", str(path))
+    committed = text.split("commitment ")[1].split()[0]
+    assert code == 0 and text.splitlines()[-1] == f"1 board; commitment {committed}"
+    code, text, _ = _run(capsys, "verify", str(path), "--commitment", committed)
+    assert code == 0 and text.strip() == f"{path}: matches the commitment (1 board)"
