@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     check = verbs.add_parser("check", help="read a hand record and print fingerprints and commitment")
     check.add_argument("file", metavar="FILE")
     check.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or "
-                       "DUP without duplication control; default 1)")
+                       "DUP whose duplication control is blank or says 1; default 1)")
     check.add_argument("--store", metavar="DIR", help="also refuse deals in the club's record of past deals")
     check.add_argument("--record", action="store_true",
                        help="with --store: add the file's deals to the record once it has passed")
@@ -62,7 +62,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     convert.add_argument("input", metavar="IN")
     convert.add_argument("output", metavar="OUT")
     convert.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or "
-                       "DUP without duplication control; default 1)")
+                       "DUP whose duplication control is blank or says 1; default 1)")
     convert.add_argument("--force", action="store_true", help="replace OUT if it exists")
     convert.set_defaults(func=_convert)
 
@@ -71,7 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     commit.add_argument("--boards", metavar="LIST", help="only these boards of the file (1-24, or 1-6,9): a "
                         "session's commitment, to the boards it plays")
     commit.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or "
-                       "DUP without duplication control; default 1)")
+                       "DUP whose duplication control is blank or says 1; default 1)")
     commit.set_defaults(func=_commit)
 
     verify = verbs.add_parser("verify", help="check a hand record against a published commitment")
@@ -80,7 +80,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     verify.add_argument("--boards", metavar="LIST", help="only these boards of the file (1-24, or 1-6,9): the "
                         "session commitment 'duplicate open' prints is to the boards the session plays")
     verify.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or "
-                       "DUP without duplication control; default 1)")
+                       "DUP whose duplication control is blank or says 1; default 1)")
     verify.set_defaults(func=_verify)
 
     from firmware_host.commands import boards_deal

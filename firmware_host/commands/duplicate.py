@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("--dir", required=True, help="the session's folder")
     o.add_argument("--hand-records", required=True, metavar="FILE", help=".pbn, .bri or .dup")
     o.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or DUP "
-                   "without duplication control; default 1)")
+                   "whose duplication control is blank or says 1; default 1)")
     o.add_argument("--pairs", type=int, required=True, help="how many pairs play")
     o.add_argument("--movement", choices=("mitchell", "howell", "barometer"), help="a built-in movement")
     o.add_argument("--tables", type=whole(1, 500), help="tables of a Howell or barometer (a Mitchell's follow from --pairs)")

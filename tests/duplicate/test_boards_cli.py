@@ -203,6 +203,34 @@ def test_first_where_the_file_numbers_its_own_boards(tmp_path: Path, capsys: pyt
     assert not (tmp_path / "sess").exists()
 
 
+def test_a_dup_whose_control_says_board_1_is_numbered_by_first(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Big Deal's DUP writer puts a lowest board of 1 in every board's duplication control whatever boards it
+    dealt (``YN1  0 16 `` for boards 17-32, its PBN of the same run saying 17-32). Such a file was read as
+    boards 1-16 and ``--first 17`` was refused ("numbers its own boards, from 1"): its commitment could never
+    match the PBN's, nor a session or a table find its boards. A control of 1 numbers nothing, as a BRI."""
+    from firmware_host.duplicate.handrecords.handfiles import new_boards, write_hand_records
+
+    boards = new_boards(2, 17)
+    write_hand_records(tmp_path / "set.pbn", boards)
+    write_hand_records(tmp_path / "set.dup", boards)
+    dup = bytearray((tmp_path / "set.dup").read_bytes())
+    dup[146:156] = dup[302:312] = b"YN1  0 02 "          # as Big Deal writes it, on every board
+    (tmp_path / "set.dup").write_bytes(bytes(dup))
+    pbn_commitment = _run(capsys, "commit", str(tmp_path / "set.pbn"))[1].strip()
+    code, out, err = _run(capsys, "check", str(tmp_path / "set.dup"), "--first", "17")
+    assert code == 0 and out.startswith("board  17") and err == "", err
+    code, out, _ = _run(capsys, "verify", str(tmp_path / "set.dup"), "--first", "17", "--commitment", pbn_commitment)
+    assert code == 0 and "matches the commitment (2 boards)" in out
+    code, out, _ = _run(capsys, "check", str(tmp_path / "set.dup"))      # no --first: from 1, as before
+    assert code == 0 and out.startswith("board   1")
+    dup[146:156] = dup[302:312] = b"YN1  0 03 "          # a control that disagrees with the file: refused
+    (tmp_path / "bad.dup").write_bytes(bytes(dup))
+    code, _, err = _run(capsys, "check", str(tmp_path / "bad.dup"), "--first", "17")
+    assert code == 2 and err == (f"cardtable boards: {tmp_path}/bad.dup: board 17 (bytes 147-156): the duplication "
+                                 "control says boards 1-3 but the file holds 2\n")
+
+
 def main_err(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
