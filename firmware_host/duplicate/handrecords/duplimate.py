@@ -196,8 +196,8 @@ def read_dup(data: bytes, file: str = "<dup>", first: int = 1) -> list[Board]:
     control = None
     for k, (i, rec) in enumerate(records):
         control = control or _control(rec[146:156], file, first + k, i + 146)
-    # a lowest board of 1 numbers nothing: Big Deal writes 1 for every set it deals ("Start at board 1" in its
-    # source), its boards 17-32 too, whose PBN of the same run says 17-32; so ``first`` numbers such a file, as
+    # a lowest board of 1 numbers nothing: Big Deal writes 1 for every set it deals (its source hard-codes
+    # it), its boards 17-32 too, whose PBN of the same run says 17-32; so ``first`` numbers such a file, as
     # a BRI, and only a control naming another lowest board keeps its own numbers
     start = control.lowest if control is not None and control.lowest > 1 else first
     low = control.lowest if control is not None and control.lowest > 1 else 1
