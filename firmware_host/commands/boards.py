@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     check = verbs.add_parser("check", help="read a hand record and print fingerprints and commitment")
     check.add_argument("file", metavar="FILE")
     check.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or "
-                       "DUP without duplication control; default 1)")
+                       "DUP whose duplication control is blank or says 1; default 1)")
     check.add_argument("--store", metavar="DIR", help="also refuse deals in the club's record of past deals")
     check.add_argument("--record", action="store_true",
                        help="with --store: add the file's deals to the record once it has passed")
@@ -62,7 +62,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     convert.add_argument("input", metavar="IN")
     convert.add_argument("output", metavar="OUT")
     convert.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or "
-                       "DUP without duplication control; default 1)")
+                       "DUP whose duplication control is blank or says 1; default 1)")
     convert.add_argument("--force", action="store_true", help="replace OUT if it exists")
     convert.set_defaults(func=_convert)
 
@@ -71,7 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     commit.add_argument("--boards", metavar="LIST", help="only these boards of the file (1-24, or 1-6,9): a "
                         "session's commitment, to the boards it plays")
     commit.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or "
-                       "DUP without duplication control; default 1)")
+                       "DUP whose duplication control is blank or says 1; default 1)")
     commit.set_defaults(func=_commit)
 
     verify = verbs.add_parser("verify", help="check a hand record against a published commitment")
@@ -80,7 +80,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     verify.add_argument("--boards", metavar="LIST", help="only these boards of the file (1-24, or 1-6,9): the "
                         "session commitment 'duplicate open' prints is to the boards the session plays")
     verify.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or "
-                       "DUP without duplication control; default 1)")
+                       "DUP whose duplication control is blank or says 1; default 1)")
     verify.set_defaults(func=_verify)
 
     from firmware_host.commands import boards_deal
@@ -123,6 +123,12 @@ def _note_gap(boards, file: str) -> None:  # type: ignore[no-untyped-def]
         print(f"note: {file} has no board{'s' if len(missing) > 1 else ''} {board_span(missing)} "
               f"(its boards run {min(numbers)}-{max(numbers)}); in PBN a '{{' commentary left open hides every "
               "game up to the next '}'", file=sys.stderr)
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 board``, ``8 boards``: a one-deal file (a column's single hand, as rpbridge.net and BridgeComposer
+    publish them) was checked as "1 boards"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _writable(out: str, force: bool) -> None:
@@ -190,11 +196,11 @@ def _check(args: argparse.Namespace) -> int:
         raise _Refused("--record needs --store DIR")
     for b in boards:
         print(f"board {b.number:>3}  dealer {b.dealer}  {b.vulnerability.value:<4}  {b.fingerprint}")
-    print(f"{len(boards)} boards; commitment {commitment(boards)}")
+    print(f"{_count(len(boards), 'board')}; commitment {commitment(boards)}")
     _note_gap(boards, args.file)
     if args.record:
         FingerprintStore(args.store).record(boards, _session(args.file))
-        print(f"recorded {len(boards)} deals in {FingerprintStore(args.store).path}")
+        print(f"recorded {_count(len(boards), 'deal')} in {FingerprintStore(args.store).path}")
     return 0
 
 
@@ -225,7 +231,7 @@ def _convert(args: argparse.Namespace) -> int:
     boards = _read(args.input, args.first)
     count = write_hand_records(args.output, boards, overwrite=args.force)
     _note_numbering(boards, args.output)
-    print(f"wrote {count} boards to {args.output}")
+    print(f"wrote {_count(count, 'board')} to {args.output}")
     return 0
 
 
@@ -263,7 +269,7 @@ def commitment_lines(file: str, in_file: Sequence[Board], played: Sequence[Board
 
     session = commitment(played)
     if len(played) == len(in_file):
-        return [f"hand records: {len(played)} boards, commitment {session} (publish it before play; the "
+        return [f"hand records: {_count(len(played), 'board')}, commitment {session} (publish it before play; the "
                 "session's and the file's: every board of the file is played)"]
     span, whole = board_span(b.number for b in played), commitment(in_file)
     numbered = f" --first {first}" if first is not None else ""
@@ -295,7 +301,7 @@ def _verify(args: argparse.Namespace) -> int:
     played = _played(boards, args.boards, args.file)
     which = "" if args.boards is None else f"boards {args.boards} of "
     if verify_commitment(played, digest):
-        print(f"{which}{args.file}: matches the commitment ({len(played)} boards)")
+        print(f"{which}{args.file}: matches the commitment ({_count(len(played), 'board')})")
         return 0
     hint = ("" if args.boards is not None or len(boards) < 2 else
             " (a session's commitment is to the boards it plays: name them with --boards, as 'cardtable "

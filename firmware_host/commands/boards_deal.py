@@ -28,7 +28,7 @@ def register(verbs: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                       help="the shoe's serial port or pyserial URL; 'virtual' for the virtual shoe "
                            "(default /dev/cardtable-shoe)")
     deal.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or DUP "
-                      "without duplication control; default 1)")
+                      "whose duplication control is blank or says 1; default 1)")
     deal.add_argument("--report", metavar="FILE", help="write the duplication report here at the end "
                                                        "(.csv for CSV, else text)")
     deal.add_argument("--journal", metavar="FILE", help="the station's journal (default FILE.dealing.sqlite3 "

@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("--dir", required=True, help="the session's folder")
     o.add_argument("--hand-records", required=True, metavar="FILE", help=".pbn, .bri or .dup")
     o.add_argument("--first", type=FIRST, help="number of the first board of a file without numbers (BRI, or DUP "
-                   "without duplication control; default 1)")
+                   "whose duplication control is blank or says 1; default 1)")
     o.add_argument("--pairs", type=int, required=True, help="how many pairs play")
     o.add_argument("--movement", choices=("mitchell", "howell", "barometer"), help="a built-in movement")
     o.add_argument("--tables", type=whole(1, 500), help="tables of a Howell or barometer (a Mitchell's follow from --pairs)")
@@ -158,11 +158,13 @@ def _open(args: argparse.Namespace) -> int:
     from firmware_host.session.duplicate_session import Session, SessionDesk
     from firmware_host.session.roster import ROSTER_FILE, read_players, read_roster
     from laws.duplicate.deal import file_part
+    from laws.duplicate.movement import records_problem
     from laws.scoring import Method
     from laws.session.duplicate.spec import (
         SessionSetup,
         SetupError,
         build_movement,
+        check_setup,
         default_tables,
         label,
         pair_of_label,
@@ -186,6 +188,13 @@ def _open(args: argparse.Namespace) -> int:
     setup = SessionSetup(args.name, date, args.club, spec, args.pairs, played, Method(args.method),
                          args.section, default_tables(movement.tables), {}, secrets.token_hex(16),
                          file_part(played, boards) if played else None)
+    if not played:   # the file holds none of them: say which boards it holds (a set numbered 16-30 or 17-32)
+        try:
+            check_setup(setup)
+        except SetupError as exc:
+            if str(exc) != records_problem((), movement.boards(), movement.name):
+                raise
+            raise SetupError(records_problem((b.number for b in boards), movement.boards(), movement.name)) from None
     _check_seating_fits(args.hand_records, boards, setup)
     session = Session.create(args.dir, setup, analyse=False)
     desk = SessionDesk(session)

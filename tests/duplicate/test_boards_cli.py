@@ -203,6 +203,34 @@ def test_first_where_the_file_numbers_its_own_boards(tmp_path: Path, capsys: pyt
     assert not (tmp_path / "sess").exists()
 
 
+def test_a_dup_whose_control_says_board_1_is_numbered_by_first(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Big Deal's DUP writer puts a lowest board of 1 in every board's duplication control whatever boards it
+    dealt (``YN1  0 16 `` for boards 17-32, its PBN of the same run saying 17-32). Such a file was read as
+    boards 1-16 and ``--first 17`` was refused ("numbers its own boards, from 1"): its commitment could never
+    match the PBN's, nor a session or a table find its boards. A control of 1 numbers nothing, as a BRI."""
+    from firmware_host.duplicate.handrecords.handfiles import new_boards, write_hand_records
+
+    boards = new_boards(2, 17)
+    write_hand_records(tmp_path / "set.pbn", boards)
+    write_hand_records(tmp_path / "set.dup", boards)
+    dup = bytearray((tmp_path / "set.dup").read_bytes())
+    dup[146:156] = dup[302:312] = b"YN1  0 02 "          # as Big Deal writes it, on every board
+    (tmp_path / "set.dup").write_bytes(bytes(dup))
+    pbn_commitment = _run(capsys, "commit", str(tmp_path / "set.pbn"))[1].strip()
+    code, out, err = _run(capsys, "check", str(tmp_path / "set.dup"), "--first", "17")
+    assert code == 0 and out.startswith("board  17") and err == "", err
+    code, out, _ = _run(capsys, "verify", str(tmp_path / "set.dup"), "--first", "17", "--commitment", pbn_commitment)
+    assert code == 0 and "matches the commitment (2 boards)" in out
+    code, out, _ = _run(capsys, "check", str(tmp_path / "set.dup"))      # no --first: from 1, as before
+    assert code == 0 and out.startswith("board   1")
+    dup[146:156] = dup[302:312] = b"YN1  0 03 "          # a control that disagrees with the file: refused
+    (tmp_path / "bad.dup").write_bytes(bytes(dup))
+    code, _, err = _run(capsys, "check", str(tmp_path / "bad.dup"), "--first", "17")
+    assert code == 2 and err == (f"cardtable boards: {tmp_path}/bad.dup: board 17 (bytes 147-156): the duplication "
+                                 "control says boards 1-3 but the file holds 2\n")
+
+
 def main_err(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
@@ -232,3 +260,14 @@ def test_a_message_names_the_file_as_typed_not_its_name(tmp_path: Path, capsys: 
     assert code == 1 and out.startswith("tue/boards.pbn: does NOT match the commitment")
     code, _, err = _run(capsys, "check", "wed/boards.pbn")
     assert (code, err) == (2, "cardtable boards: wed/boards.pbn: cannot be read (No such file or directory)\n")
+
+
+def test_a_one_board_file_is_counted_as_one_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Single-deal PBN files (rpbridge.net's, a BridgeComposer column's) were checked as "1 boards"."""
+    path = _write(tmp_path / "column.pbn", _game(1, "N:AJ9.K9542.Q.AK93 K.QJ76.K98763.75 QT6543.AT.JT.T62 "
+                                                   "872.83.A542.QJ84"))
+    code, text, _ = _run(capsys, "check", str(path))
+    committed = text.split("commitment ")[1].split()[0]
+    assert code == 0 and text.splitlines()[-1] == f"1 board; commitment {committed}"
+    code, text, _ = _run(capsys, "verify", str(path), "--commitment", committed)
+    assert code == 0 and text.strip() == f"{path}: matches the commitment (1 board)"

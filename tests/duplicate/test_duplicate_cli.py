@@ -66,6 +66,23 @@ def test_open_refuses_what_cannot_be_played(tmp_path: Path, records: Path, capsy
     assert not (tmp_path / "s").exists()
 
 
+def test_open_of_a_file_numbered_from_another_board_says_which_boards_it_holds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A real BridgeComposer set is boards 16-30, a Duplimate half set 17-32: refused as having "no boards
+    1-8" of an 8-board file, the director could not tell it from a file short of boards."""
+    from laws.duplicate.deal import Board
+
+    setup = make_setup({"kind": "mitchell", "tables": 4, "boards_per_round": 2})
+    path = tmp_path / "second-half.pbn"
+    write_hand_records(path, [Board.numbered(b.number + 16, b.deal) for b in setup.boards])
+    rc, out, err = _run(["duplicate", "open", "--dir", str(tmp_path / "s"), "--hand-records", str(path),
+                         "--pairs", "8", "--movement", "mitchell", "--boards-per-round", "2"], capsys)
+    assert rc == 2 and "Traceback" not in err, err
+    assert err.strip().endswith("plays boards 1-8 but the hand records have no boards 1-8: their boards are 17-24 "
+                                "(the boards played are numbered from 1)"), err
+    assert not (tmp_path / "s").exists()
+
+
 @pytest.mark.parametrize("movement", [["--movement", "mitchell", "--pairs", "8"],
                                       ["--movement", "howell", "--tables", "4", "--pairs", "8"],
                                       ["--movement", "barometer", "--tables", "4", "--pairs", "8"]])

@@ -146,6 +146,18 @@ def test_hand_records_missing_a_board_of_the_movement_are_refused() -> None:
         check_setup(SessionSetup(**{**setup.__dict__, "boards": setup.boards[:-1]}))
 
 
+def test_hand_records_holding_none_of_the_boards_played_are_named_by_the_boards_they_hold() -> None:
+    """An event opened with a set numbered 16-30 (`cardtable event open --records`) was refused as having
+    "no boards 1-6", without a word of the boards the file does hold."""
+    from laws.duplicate.movement import records_problem
+
+    assert records_problem(range(16, 31), range(1, 7), "the event") == (
+        "the event plays boards 1-6 but the hand records have no boards 1-6: their boards are 16-30 (the boards "
+        "played are numbered from 1)")
+    assert records_problem(range(1, 8), range(1, 9), "the event") == (   # one short: as before
+        "the event plays boards 1-8 but the hand records have no board 8")
+
+
 ASC_3 = "6 3 3 3 0\n# Mitchell, 3 tables\n1-4 A  2-5 B  3-6 C\n1-6 B  2-4 C  3-5 A\n1-5 C  2-6 A  3-4 B\n"
 
 

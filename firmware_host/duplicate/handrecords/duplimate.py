@@ -16,7 +16,8 @@ spade, heart, diamond and club, then the ranks ``AKQJT98765432``); and 10 bytes 
 control: ``Y``/``N`` random hands, ``Y``/``N`` counting backwards, the lowest board (3 bytes), the
 copies of each board (2 bytes) and the highest board (3 bytes), each left-aligned and padded with
 spaces (``YN1  1 32 ``). The sorted hands must agree with the card numbers. Boards are numbered from
-the lowest board of the first control that is not blank (Big Deal leaves later ones NUL), else from 1.
+the lowest board of the first control that is not blank (Big Deal 1.2 leaves later ones NUL) when it is
+not 1, else from ``first`` (default 1): Big Deal writes a lowest board of 1 whatever boards it dealt.
 """
 
 from __future__ import annotations
@@ -195,8 +196,12 @@ def read_dup(data: bytes, file: str = "<dup>", first: int = 1) -> list[Board]:
     control = None
     for k, (i, rec) in enumerate(records):
         control = control or _control(rec[146:156], file, first + k, i + 146)
-    start = control.lowest if control is not None and control.lowest >= 1 else first
-    if ends is None and control is not None and control.highest and control.highest != start + len(records) - 1:
+    # a lowest board of 1 numbers nothing: Big Deal writes 1 for every set it deals (its source hard-codes
+    # it), its boards 17-32 too, whose PBN of the same run says 17-32; so ``first`` numbers such a file, as
+    # a BRI, and only a control naming another lowest board keeps its own numbers
+    start = control.lowest if control is not None and control.lowest > 1 else first
+    low = control.lowest if control is not None and control.lowest > 1 else 1
+    if ends is None and control is not None and control.highest and control.highest - low + 1 != len(records):
         raise HandRecordError(file, f"the duplication control says boards {control.lowest}-{control.highest} "
                               f"but the file holds {len(records)}", board=start, where=_bytes(records[0][0] + 146, records[0][0] + 156))
     boards = []

@@ -51,8 +51,9 @@ def parse_hand_records(data: bytes, kind: str, file: str, first: int | None = No
     """The boards of a file's bytes in the given format.
 
     ``first`` numbers the boards of a file that has no numbers of its own (a BRI file, a DUP file whose
-    duplication control is blank); ``None`` is 1. A file that numbers its own boards (PBN's ``[Board]``, a
-    DUP's duplication control) keeps its numbers, and a ``first`` other than its first board is refused,
+    duplication control is blank or says 1, as Big Deal writes it for every set); ``None`` is 1. A file
+    that numbers its own boards (PBN's ``[Board]``, a DUP's duplication control naming another lowest
+    board) keeps its numbers, and a ``first`` other than its first board is refused,
     naming ``option``: ignored, it let ``--first 1`` on boards 17-32 pass and a session then find no board 1.
     """
     if kind == "pbn":

@@ -25,7 +25,7 @@ def table_records(d: DuplicateConfig, source: str) -> tuple[dict[int, Board], tu
     """
     if d.records is None:
         return {}, ()
-    try:   # the default first (1) names no first board: a PBN's or a numbered DUP's own numbers stand
+    try:   # the default first (1) names no first board: a PBN's numbers, a DUP control's lowest board stand
         boards = {b.number: b for b in read_hand_records(d.records, None if d.first == 1 else d.first,
                                                          option="duplicate.first")}
     except HandRecordError as exc:

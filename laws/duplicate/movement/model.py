@@ -178,7 +178,11 @@ def board_span(boards: Iterable[int]) -> str:
 def records_problem(given: Iterable[int], plays: Iterable[int], player: str) -> str:
     """What is wrong with hand records giving the boards numbered ``given`` for ``player`` (a movement's or
     an event's name) that plays the boards ``plays`` ("" when nothing): a board given twice, or one it
-    plays missing."""
+    plays missing.
+
+    When the records hold none of the boards played, the message says which boards they do hold: a set
+    numbered from another board (BridgeComposer's boards 16-30, a Duplimate set of 17-32) was refused as
+    having "no boards 1-9" of a 15-board file, which told the director nothing of why."""
     counts = Counter(given)
     twice = sorted(n for n, k in counts.items() if k > 1)
     if twice:
@@ -186,8 +190,10 @@ def records_problem(given: Iterable[int], plays: Iterable[int], player: str) -> 
     wanted = sorted(set(plays))
     missing = sorted(set(wanted) - set(counts))
     if missing:
+        held = (f": their boards are {board_span(counts)} (the boards played are numbered from "
+                f"{wanted[0]})" if counts and len(missing) == len(wanted) else "")
         return (f"{player} plays boards {board_span(wanted)} but the hand records have no "
-                f"board{'s' if len(missing) > 1 else ''} {board_span(missing)}")
+                f"board{'s' if len(missing) > 1 else ''} {board_span(missing)}{held}")
     return ""
 
 
