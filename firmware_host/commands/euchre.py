@@ -158,8 +158,8 @@ def _print_round(night: object, rnd: int) -> None:
     from laws.euchre_night.night import Night
 
     assert isinstance(night, Night)
-    names = {p.number: p.name for p in night.setup.players}
     r = night.round(rnd)
+    names = {p.number: night.name_in(p.number, rnd) for p in night.setup.players}   # a substitute from his round
     print(f"round {rnd}:")
     for k, t in enumerate(r.tables, 1):
         print(f"  {night.setup.tables[k - 1]}: " + ", ".join(f"{s} {names[p]}" for s, p in zip("NSEW", t)))
@@ -180,7 +180,7 @@ def _show(args: argparse.Namespace) -> int:
         status = "final" if n.finished else f"round {n.current} of {n.setup.rounds} in play"
         print(f"{n.setup.name}: {status}; {len(n.hands)} hands; session journal head {session.head()}")
         for r in standing_rows(n):
-            print(f"{r['place']:>4} {r['name']:<24} {r['points_shown']:>8} {r['hands_won']:>3} won {r['loners']:>2} loners")
+            print(f"{r['place']:>4} {r['shown']:<24} {r['points_shown']:>8} {r['hands_won']:>3} won {r['loners']:>2} loners")
         if not n.finished:
             _print_round(n, n.current)
     finally:
