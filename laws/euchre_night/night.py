@@ -507,7 +507,10 @@ class Night:
         if not isinstance(why, str) or not why.strip():
             return f"{table}, round {rnd}, hand {number}: a correction says why"
         facts = rec.get("facts")
-        if not isinstance(facts, dict) or not facts or any(f not in CORRECTABLE for f in facts):
+        if facts == {}:    # the page's form sent with every box "as taken" (audit m28: it read "got {}")
+            return (f"{table}, round {rnd}, hand {number}: the correction changes none of the hand's facts: "
+                    "choose the makers, tricks, lone player, void or penalties it corrects")
+        if not isinstance(facts, dict) or any(f not in CORRECTABLE for f in facts):
             return (f"{table}, round {rnd}, hand {number}: facts must be an object of some of "
                     f"{', '.join(CORRECTABLE)}, got {as_typed(facts, 100)}")
         old = self.hands[key].body
