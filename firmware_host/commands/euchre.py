@@ -273,9 +273,12 @@ def _demo(args: argparse.Namespace) -> int:
 
     if args.tables < 1 or args.rounds < 1 or not 1 <= args.hands <= 99:
         return _fail("--tables and --rounds are whole numbers from 1, --hands 1 to 99")
-    if args.tables > TABLES_AT_MOST or not (args.players is None or 4 <= args.players <= 4 * TABLES_AT_MOST):
-        return _fail(f"--tables is at most {TABLES_AT_MOST}, --players 4 to {4 * TABLES_AT_MOST} (a huge number "
-                     "named its players for ever)")
+    # each says the number given and its own range (audit m28: "--players 3" was answered with both options'
+    # limits and "a huge number named its players for ever"); a huge --players named its players for ever
+    if args.tables > TABLES_AT_MOST:
+        return _fail(f"--tables {args.tables}: 1 to {TABLES_AT_MOST} club tables")
+    if args.players is not None and not 4 <= args.players <= 4 * TABLES_AT_MOST:
+        return _fail(f"--players {str(args.players)[:24]}: 4 to {4 * TABLES_AT_MOST} players")
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="euchre-demo-"))
     try:
         result = EuchreDemo(out, args.tables, args.rounds, hands=args.hands, fmt=args.format, players=args.players,

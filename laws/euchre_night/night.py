@@ -172,11 +172,11 @@ def check_setup(s: NightSetup) -> None:
         raise FormatError(f"rounds is a whole number 1 to 99, got {s.rounds}")
     if len(set(s.tables)) != len(s.tables):
         raise FormatError("a club table is named twice")
+    if s.format in FIXED and n % 2:   # first: "swiss with 13 players has at most 5 rounds" was untrue (audit m28)
+        raise FormatError(f"fixed partnerships need an even number of players, got {n}")
     most = max_rounds(s.format, n)
     if most is not None and s.rounds > most:
         raise FormatError(f"{s.format.value} with {n} players has at most {most} rounds, not {s.rounds}")
-    if s.format in FIXED and n % 2:
-        raise FormatError(f"fixed partnerships need an even number of players, got {n}")
     need = tables_needed(s.format, n)
     if need > len(s.tables):
         raise FormatError(f"{s.format.value} with {n} players needs {need} tables, the night has {len(s.tables)}")
