@@ -509,3 +509,35 @@ def test_the_correction_form_s_refusals_are_a_person_s_words(club: Club) -> None
         finally:
             driver.quit()
     assert "corrections" not in n.hands[(1, 1, 1)].body
+
+
+def test_on_a_phone_each_box_of_the_director_s_forms_stays_beside_its_label(club: Club) -> None:
+    """Audit m28: at 390 px the "Correct a hand" form read "Table [box] Round", then "[box] Hand", then
+    "[box] Makers": each label broke after its word and its box went to the next line, so the word beside a
+    box named the next one. Every label of the forms is now one piece: its word and its box together."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.browser import chromium, missing
+    from tests.events.test_event_screens import _at_width
+
+    if missing():
+        pytest.skip(missing())
+    with tempfile.TemporaryDirectory() as pa:
+        driver = chromium(pa)
+        try:
+            driver.get(club.url + "/login")
+            driver.find_element(By.ID, "username").send_keys("director")
+            driver.find_element(By.ID, "password").send_keys(PASSWORD)
+            driver.find_element(By.ID, "login").click()
+            WebDriverWait(driver, 20).until(lambda d: "/login" not in d.current_url)
+            for width in (390, 1366):
+                _at_width(driver, width)
+                driver.get(club.url + "/euchre")
+                WebDriverWait(driver, 30).until(lambda d: "P8" in _text(d, "standings"))
+                split = driver.execute_script(
+                    "return [...document.querySelectorAll('#correct label, #substitute label')]"
+                    ".filter(l => l.getClientRects().length > 1).map(l => l.textContent.trim().slice(0, 20))")
+                assert split == [], (width, split)
+        finally:
+            driver.quit()
