@@ -158,8 +158,8 @@ def _print_round(night: object, rnd: int) -> None:
     from laws.euchre_night.night import Night
 
     assert isinstance(night, Night)
-    names = {p.number: p.name for p in night.setup.players}
     r = night.round(rnd)
+    names = {p.number: night.name_in(p.number, rnd) for p in night.setup.players}   # a substitute from his round
     print(f"round {rnd}:")
     for k, t in enumerate(r.tables, 1):
         print(f"  {night.setup.tables[k - 1]}: " + ", ".join(f"{s} {names[p]}" for s, p in zip("NSEW", t)))
@@ -180,7 +180,7 @@ def _show(args: argparse.Namespace) -> int:
         status = "final" if n.finished else f"round {n.current} of {n.setup.rounds} in play"
         print(f"{n.setup.name}: {status}; {len(n.hands)} hands; session journal head {session.head()}")
         for r in standing_rows(n):
-            print(f"{r['place']:>4} {r['name']:<24} {r['points_shown']:>8} {r['hands_won']:>3} won {r['loners']:>2} loners")
+            print(f"{r['place']:>4} {r['shown']:<24} {r['points_shown']:>8} {r['hands_won']:>3} won {r['loners']:>2} loners")
         if not n.finished:
             _print_round(n, n.current)
     finally:
@@ -273,9 +273,12 @@ def _demo(args: argparse.Namespace) -> int:
 
     if args.tables < 1 or args.rounds < 1 or not 1 <= args.hands <= 99:
         return _fail("--tables and --rounds are whole numbers from 1, --hands 1 to 99")
-    if args.tables > TABLES_AT_MOST or not (args.players is None or 4 <= args.players <= 4 * TABLES_AT_MOST):
-        return _fail(f"--tables is at most {TABLES_AT_MOST}, --players 4 to {4 * TABLES_AT_MOST} (a huge number "
-                     "named its players for ever)")
+    # each says the number given and its own range (audit m28: "--players 3" was answered with both options'
+    # limits and "a huge number named its players for ever"); a huge --players named its players for ever
+    if args.tables > TABLES_AT_MOST:
+        return _fail(f"--tables {args.tables}: 1 to {TABLES_AT_MOST} club tables")
+    if args.players is not None and not 4 <= args.players <= 4 * TABLES_AT_MOST:
+        return _fail(f"--players {str(args.players)[:24]}: 4 to {4 * TABLES_AT_MOST} players")
     out = Path(args.out) if args.out else Path(tempfile.mkdtemp(prefix="euchre-demo-"))
     try:
         result = EuchreDemo(out, args.tables, args.rounds, hands=args.hands, fmt=args.format, players=args.players,

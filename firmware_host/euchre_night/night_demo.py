@@ -60,6 +60,9 @@ class DemoResult:
 
 
 def write_config(folder: Path, tid: str, number: int, host: str, port: int, password: str) -> Path:
+    # absolute: the configuration reads a relative path from its own folder, so a relative --out
+    # (``--out night``) named night/tables/t/night/tables/t/mqtt.password and the demo stopped (audit m28)
+    folder = folder.resolve()
     secret = folder / "mqtt.password"
     secret.write_text(password + "\n", encoding="utf-8")
     secret.chmod(0o600)

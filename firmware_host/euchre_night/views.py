@@ -69,7 +69,9 @@ def standing_rows(night: Night) -> list[dict[str, Any]]:
         by = ([{"name": names[s.player].name, "member": names[s.player].member, "from_round": 1,
                 "to_round": night.setup.rounds, "points": fraction_text(s.points)}] if not night.subs.get(s.player)
               else [dict(b, points=fraction_text(b["points"])) for b in night.played_by(s.player)])
-        shown = names[s.player].name if len(by) < 2 else "; ".join(
+        # one holder all night is named alone: the player, or a substitute from round 1 (audit m28: the
+        # sheet printed the player, who had played nothing, for a line his substitute had played whole)
+        shown = by[0]["name"] if len(by) < 2 else "; ".join(
             f"{b['name']} (rounds {b['from_round']}-{b['to_round']})" for b in by)
         rows.append({"place": s.place, "player": s.player, "name": names[s.player].name,
                      "member": names[s.player].member, "points": fraction_text(s.points),

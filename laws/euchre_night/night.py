@@ -172,11 +172,11 @@ def check_setup(s: NightSetup) -> None:
         raise FormatError(f"rounds is a whole number 1 to 99, got {s.rounds}")
     if len(set(s.tables)) != len(s.tables):
         raise FormatError("a club table is named twice")
+    if s.format in FIXED and n % 2:   # first: "swiss with 13 players has at most 5 rounds" was untrue (audit m28)
+        raise FormatError(f"fixed partnerships need an even number of players, got {n}")
     most = max_rounds(s.format, n)
     if most is not None and s.rounds > most:
         raise FormatError(f"{s.format.value} with {n} players has at most {most} rounds, not {s.rounds}")
-    if s.format in FIXED and n % 2:
-        raise FormatError(f"fixed partnerships need an even number of players, got {n}")
     need = tables_needed(s.format, n)
     if need > len(s.tables):
         raise FormatError(f"{s.format.value} with {n} players needs {need} tables, the night has {len(s.tables)}")
@@ -507,7 +507,10 @@ class Night:
         if not isinstance(why, str) or not why.strip():
             return f"{table}, round {rnd}, hand {number}: a correction says why"
         facts = rec.get("facts")
-        if not isinstance(facts, dict) or not facts or any(f not in CORRECTABLE for f in facts):
+        if facts == {}:    # the page's form sent with every box "as taken" (audit m28: it read "got {}")
+            return (f"{table}, round {rnd}, hand {number}: the correction changes none of the hand's facts: "
+                    "choose the makers, tricks, lone player, void or penalties it corrects")
+        if not isinstance(facts, dict) or any(f not in CORRECTABLE for f in facts):
             return (f"{table}, round {rnd}, hand {number}: facts must be an object of some of "
                     f"{', '.join(CORRECTABLE)}, got {as_typed(facts, 100)}")
         old = self.hands[key].body

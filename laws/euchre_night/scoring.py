@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from laws.cards import Seat, Side
+from laws.errors import as_typed
 from laws.scoring.euchre import hand_points
 
 RENEGE = 3
@@ -92,7 +93,7 @@ class Penalty:
             raise HandError(f"a penalty's offending side is NS or EW, got {self.offending!r}")
         if self.points not in PENALTY_CLAUSES[self.clause]:
             raise HandError(f"{self.clause} gives {' or '.join(map(str, sorted(set(PENALTY_CLAUSES[self.clause]))))} "
-                            f"points, got {self.points!r}")
+                            f"points, got {as_typed(self.points)}")
 
 
 @dataclass(frozen=True)

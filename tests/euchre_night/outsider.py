@@ -162,4 +162,9 @@ def _substitutes(standings: dict[str, Any], hands: dict[str, Any], by_round: dic
         theirs = [dict(x, points=_frac(x["points"])) for x in row.get("played_by", [])]
         if theirs != mine:
             problems.append(f"player {p}: played_by {theirs}, the rescore {mine}")
+        # the name the pages and the sheet print: the one holder, or each with his rounds (docs/euchre.md)
+        shown = mine[0]["name"] if len(mine) == 1 else "; ".join(
+            f"{x['name']} (rounds {x['from_round']}-{x['to_round']})" for x in mine)
+        if "shown" in row and row["shown"] != shown:
+            problems.append(f"player {p}: shown {row['shown']!r}, held by {shown!r}")
     return problems

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
@@ -151,3 +153,16 @@ def test_serve_answers_the_pages_and_stops_on_sigterm(tmp_path: Path) -> None:
         if p.poll() is None:
             p.kill()
         broker.stop()
+
+
+def test_the_demo_refuses_too_few_players_in_their_own_words(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Audit m28: ``euchre demo --players 3`` was answered "--tables is at most 500, --players 4 to 2000 (a
+    huge number named its players for ever)": both options' limits and a reason about another number."""
+    from firmware_host.cli import main
+
+    assert main(["euchre", "demo", "--tables", "1", "--rounds", "1", "--players", "3",
+                 "--out", str(tmp_path / "d")]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "cardtable euchre: --players 3: 4 to 2000 players", err
+    assert not (tmp_path / "d").exists()

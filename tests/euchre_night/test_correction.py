@@ -52,7 +52,7 @@ def test_a_correction_that_cannot_be_taken_is_refused_and_nothing_is_journaled(t
         (("table-01", "1", 1, {"tricks": 2}, "x"), "round and hand are whole numbers"),
         (("table-01", 1, 1, {"tricks": 2}, " "), "a correction says why"),
         (("table-01", 1, 1, {"plays": []}, "x"), "facts must be an object of some of makers"),
-        (("table-01", 1, 1, {}, "x"), "facts must be an object"),
+        (("table-01", 1, 1, {}, "x"), "the correction changes none of the hand's facts: choose the makers"),
         (("table-01", 1, 1, {"tricks": 3}, "x"), "the correction changes nothing"),
         (("table-01", 1, 1, {"tricks": 6}, "x"), "the makers' tricks are 0 to 5, got 6"),
         (("table-01", 1, 1, {"makers": "XX"}, "x"), "makers must be NS or EW"),

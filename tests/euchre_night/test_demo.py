@@ -185,3 +185,20 @@ def test_a_house_rules_night_is_scored_by_its_rules(tmp_path: Path) -> None:
         defenders = "EW" if h["makers"] == "NS" else "NS"
         assert h["points"][defenders[0]] == (6 if h["alone"] else 3)
     assert rescore(st, somerset) != []      # the outsider scorer reads the night's rules, and can fail on them
+
+
+def test_a_table_s_configuration_loads_from_a_relative_out_folder(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Audit m28: ``cardtable euchre demo --out night`` (a relative folder, as a user types it) stopped
+    with a traceback: ``mqtt.password_file: file .../night/tables/table-01/night/tables/table-01/
+    mqtt.password does not exist``: the demo wrote its tables' paths relative, and the configuration reads
+    them from its own folder."""
+    from firmware_host.config import load_config
+    from firmware_host.euchre_night.night_demo import write_config
+
+    monkeypatch.chdir(tmp_path)
+    folder = Path("night") / "tables" / "table-01"
+    folder.mkdir(parents=True)
+    cfg = load_config(write_config(folder, "table-01", 1, "127.0.0.1", 1883, "pw"), env={})
+    assert cfg.mqtt.password_file is not None
+    assert Path(cfg.mqtt.password_file) == (tmp_path / folder / "mqtt.password")

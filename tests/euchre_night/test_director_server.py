@@ -468,3 +468,79 @@ def test_the_director_s_page_and_a_table_s_page_pass_axe_on_a_laptop_and_a_phone
                 _text(driver, "s-said")
         finally:
             driver.quit()
+
+
+def test_the_correction_form_s_refusals_are_a_person_s_words(club: Club) -> None:
+    """Audit m28: the "Correct a hand" form sent with every box "as taken" was answered "facts must be an
+    object of some of makers, alone, tricks, penalties, void, got {}" (code names and JSON on the
+    director's page), and a penalty whose points box was left empty was sent as 0 ("EU-63 gives 3 or 5
+    points, got 0", a value nobody typed)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    from tests.browser import chromium, missing
+
+    if missing():
+        pytest.skip(missing())
+    n = club.session.night
+    club.t1.send(hand(n, 1, 1, tricks=5), 1)
+    club.t1.wait(lambda s: any(a["source"] == "table-01:1" and a["status"] == "taken" for a in s["answers"]))
+    with tempfile.TemporaryDirectory() as pa:
+        driver = chromium(pa)
+        try:
+            driver.get(club.url + "/login")
+            driver.find_element(By.ID, "username").send_keys("director")
+            driver.find_element(By.ID, "password").send_keys(PASSWORD)
+            driver.find_element(By.ID, "login").click()
+            WebDriverWait(driver, 20).until(lambda d: "/login" not in d.current_url)
+            driver.get(club.url + "/euchre")
+            WebDriverWait(driver, 30).until(lambda d: "P8" in _text(d, "standings"))
+            for box, value in (("c-table", "table-01"), ("c-round", "1"), ("c-hand", "1"), ("c-why", "a look")):
+                driver.find_element(By.ID, box).send_keys(value)
+            driver.find_element(By.ID, "c-send").click()
+            WebDriverWait(driver, 30).until(lambda d: _text(d, "c-said") != "")
+            said = _text(driver, "c-said")
+            assert said == ("table-01, round 1, hand 1: the correction changes none of the hand's facts: choose "
+                            "the makers, tricks, lone player, void or penalties it corrects"), said
+            driver.execute_script("document.getElementById('c-said').textContent = ''")
+            Select(driver.find_element(By.ID, "c-pen")).select_by_value("below")
+            Select(driver.find_element(By.ID, "c-pen-clause-1")).select_by_value("EU-63")
+            driver.find_element(By.ID, "c-send").click()
+            WebDriverWait(driver, 30).until(lambda d: _text(d, "c-said") != "")
+            said = _text(driver, "c-said")
+            assert said.endswith("EU-63 gives 3 or 5 points, got nothing"), said
+        finally:
+            driver.quit()
+    assert "corrections" not in n.hands[(1, 1, 1)].body
+
+
+def test_on_a_phone_each_box_of_the_director_s_forms_stays_beside_its_label(club: Club) -> None:
+    """Audit m28: at 390 px the "Correct a hand" form read "Table [box] Round", then "[box] Hand", then
+    "[box] Makers": each label broke after its word and its box went to the next line, so the word beside a
+    box named the next one. Every label of the forms is now one piece: its word and its box together."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from tests.browser import chromium, missing
+    from tests.events.test_event_screens import _at_width
+
+    if missing():
+        pytest.skip(missing())
+    with tempfile.TemporaryDirectory() as pa:
+        driver = chromium(pa)
+        try:
+            driver.get(club.url + "/login")
+            driver.find_element(By.ID, "username").send_keys("director")
+            driver.find_element(By.ID, "password").send_keys(PASSWORD)
+            driver.find_element(By.ID, "login").click()
+            WebDriverWait(driver, 20).until(lambda d: "/login" not in d.current_url)
+            for width in (390, 1366):
+                _at_width(driver, width)
+                driver.get(club.url + "/euchre")
+                WebDriverWait(driver, 30).until(lambda d: "P8" in _text(d, "standings"))
+                split = driver.execute_script(
+                    "return [...document.querySelectorAll('#correct label, #substitute label')]"
+                    ".filter(l => l.getClientRects().length > 1).map(l => l.textContent.trim().slice(0, 20))")
+                assert split == [], (width, split)
+        finally:
+            driver.quit()

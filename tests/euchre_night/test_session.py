@@ -251,6 +251,12 @@ def test_a_folder_with_a_night_is_refused_and_a_setup_that_cannot_run(tmp_path: 
         NightSession.create(tmp_path / "m", setup(Format.ROTATING, rounds=9))
     with pytest.raises(FormatError, match="fixed partnerships need an even number of players, got 9"):
         NightSession.create(tmp_path / "m", setup(Format.SWISS, players=9))
+    # audit m28: 13 players and 9 rounds of a Swiss were refused as "swiss with 13 players has at most 5
+    # rounds, not 9": untrue (13 players have no Swiss at all), and the director who fixed the rounds was
+    # then refused for the players
+    for fmt in (Format.SWISS, Format.ROUND_ROBIN):
+        with pytest.raises(FormatError, match="fixed partnerships need an even number of players, got 13"):
+            NightSession.create(tmp_path / "m", setup(fmt, players=13, rounds=9))
     assert not (tmp_path / "m").exists() or not list((tmp_path / "m").iterdir())
 
 

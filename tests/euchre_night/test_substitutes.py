@@ -110,3 +110,38 @@ def test_a_wrong_substitution_is_refused_in_the_documents_words(rec: dict, says:
     from laws.euchre_night.substitutes import check_substitution
 
     assert check_substitution(rec, 8, 7, 1, 0, ()) == says
+
+
+def test_a_substitute_for_the_whole_night_is_the_name_on_his_line(tmp_path: Path) -> None:
+    """Audit m28: player 1 sat out round 1 and was replaced from round 1 (he went home); his line's
+    ``played_by`` named the substitute alone, but ``shown`` (the name the pages and the sheet print) and
+    ``cardtable euchre show`` named the player, who played nothing of the night."""
+    import subprocess
+    import sys
+
+    s = NightSession.create(tmp_path / "n", setup(Format.ROTATING, players=9, rounds=3, hands=2))
+    n = s.night
+    assert n.round(1).out == (1,)
+    assert s.substitute(1, "Zoe Lane", "Z-1", 1, "P1 went home", "director") == ""
+    while not n.finished:
+        for k in range(1, len(n.round(n.current).tables) + 1):
+            for j in range(n.played(n.current, k) + 1, 3):
+                s.take([message(hand(n, k, j, tricks=4), 100 * n.current + 10 * k + j)])
+            if n.current == 2 and k == 1:
+                break                                  # round 2 still in play at table 2 below
+        if n.current == 2:
+            break
+    st = standings_export(n)
+    row = next(r for r in st["standings"] if r["player"] == 1)
+    assert [b["name"] for b in row["played_by"]] == ["Zoe Lane"]
+    assert row["shown"] == "Zoe Lane"
+    assert rescore(st, hands_export(n)) == []
+    s.close()
+    root = Path(__file__).resolve().parent.parent.parent
+    p = subprocess.run([sys.executable, "-m", "firmware_host.cli", "euchre", "show", "--session", str(tmp_path / "n")],
+                       cwd=root, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    lines = [x for x in p.stdout.splitlines() if x.endswith(" loners")]
+    assert any(" Zoe Lane " in x for x in lines) and not any(" P1 " in x for x in lines), p.stdout
+    seats = p.stdout.split("round 2:")[1]              # the round in play names who holds each number now
+    assert "Zoe Lane" in seats and " P1," not in seats + "," and "out: P1" not in seats, p.stdout

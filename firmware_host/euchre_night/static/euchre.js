@@ -50,7 +50,7 @@
         for (const i of [1, 2]) {
           const clause = $("c-pen-clause-" + i).value;
           if (clause) facts.penalties.push({clause: clause, offending: $("c-pen-side-" + i).value,
-                                            points: Number($("c-pen-points-" + i).value)});
+                                            points: num($("c-pen-points-" + i).value)});
         }
       }
       const r = await fetch("/api/euchre/correct", {method: "POST",
