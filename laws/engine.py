@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from laws import snapshot
@@ -33,7 +34,7 @@ from laws.events import (
     TrumpTurned,
 )
 from laws.games import get_game
-from laws.games.base import Clause, GameRules
+from laws.games.base import Clause, GameRules, seat_name
 from laws.rulings import Remedy, Ruling
 from laws.state import UNKNOWN_PACKS, Claim, DealState, Phase, TableState
 
@@ -128,12 +129,16 @@ class LawEngine:
             # a result ends play: what play_end settles (revokes, in euchre) is settled first
             ended = self.feed(PlayEnded(t=event.t))
             return ended + self.feed(event)
-        rulings: list[Ruling] = self._close_claims(event)
+        rulings, moved, rightful = self._close_claims(event)
+        lapsed = len(rulings)
         for clause in self._by_event.get(event.TYPE, ()):
             found = clause(s, event)
             rulings.extend(found)
             if any(self._ends_deal(r) for r in found):
                 break
+        if moved is not None and not any(self._ends_deal(r) for r in rulings[lapsed:]):
+            rulings[:lapsed] = [self._names_next_dealer(r, moved) if i in rightful else r
+                                for i, r in enumerate(rulings[:lapsed])]
         self._update(event)
         for r in rulings:
             self._effect(r)
@@ -188,8 +193,10 @@ class LawEngine:
         return dealing and r.remedy in (Remedy.NEW_SHUFFLE_AND_CUT, Remedy.REPLACE_PACK) and \
             r.dealer is not None
 
-    def _close_claims(self, event: Event) -> list[Ruling]:
-        """Claims whose time has run out: the deal stands (said once, for each claim)."""
+    def _close_claims(self, event: Event) -> tuple[list[Ruling], Seat | None, frozenset[int]]:
+        """Claims whose time has run out: the deal stands (said once, for each claim). With them, the seat
+        the rotation now goes on from when this made a deal out of turn stand (None otherwise), and which of
+        the rulings are the lapse of a claim that the deal was another's (its ``dealer`` the rightful one)."""
         s = self.state
         closing = [c for c in s.claims if c.until == event.TYPE]
         if isinstance(event, CardDealt) and s.deal is not None and \
@@ -197,19 +204,31 @@ class LawEngine:
             # The last card of the deal closes the claims that must be made "before the last card".
             closing = [c for c in s.claims if c.until == "deal_end"]
         elif isinstance(event, CardDealt):
-            return []
+            return [], None, frozenset()
         if not closing:
-            return []
+            return [], None, frozenset()
         s.claims = [c for c in s.claims if c not in closing]
         d = s.deal
-        if d is not None and not d.void and not d.in_turn and any(c.dealer == d.expected for c in closing):
+        stands_now = d is not None and not d.void and not d.in_turn and not d.stood and \
+            any(c.dealer == d.expected for c in closing)
+        if d is not None and stands_now:
             d.stood = True  # the claim that the deal was out of turn (its dealer the rightful one) lapsed
         # ``dealer``: who deals next (docs/events.md) -- where the deal is void, the claim's ``otherwise``; where
         # it stands, the one after its dealer (the claim's own ``dealer`` is who would have dealt had it been made)
         standing = s.deal.on_behalf_of or s.deal.dealer if s.deal is not None and not s.deal.void else None
         return [Ruling(Remedy.DEAL_STANDS, c.law, c.clause,
                        c.lapse or f"No redeal was demanded in time, so the deal stands ({c.why.rstrip('.')}).",
-                       dealer=c.otherwise or (standing.left if standing is not None else c.dealer)) for c in closing]
+                       dealer=c.otherwise or (standing.left if standing is not None else c.dealer))
+                for c in closing], standing if stands_now else None, \
+            frozenset(i for i, c in enumerate(closing) if d is not None and c.dealer == d.expected and c.otherwise is None)
+
+    def _names_next_dealer(self, r: Ruling, moved: Seat) -> Ruling:
+        """A deal out of turn that now stands moves the rotation (it goes on from ``moved``, who dealt), which
+        the players who just saw it cannot guess: the lapse of each claim that the deal was another's (its
+        ``dealer`` the rightful one) ends by naming who deals next (docs/events.md, ``lapse``). Not said when
+        the same event voids the deal (its last card a second copy): that ruling names the dealer then."""
+        return replace(r, reason=f"{r.reason.rstrip('.')}; the rotation goes on from {seat_name(self.state, moved)}, "
+                       f"so {seat_name(self.state, moved.left)} deals next.")
 
     def _update(self, event: Event) -> None:
         """Game-independent state changes for one event."""

@@ -133,6 +133,46 @@ def test_CB_redeal_out_of_turn_too_late_deal_stands() -> None:
     assert eng.state.next_dealer == S  # the rotation passes on from the player who dealt
 
 
+def test_CB_redeal_out_of_turn_stands_names_who_deals_next() -> None:
+    # docs/laws.md CB-redeal-out-of-turn, docs/events.md `lapse`: the rotation moved (North loses his turn),
+    # so the sentence the players read names the next dealer, the same seat as the ruling's ``dealer``
+    eng = table(dealer=N)
+    run(eng, prelude(N))
+    deal = bridge_deal(E_, cards())
+    claim = only(eng.feed(deal[0]))
+    r = only(run(eng, deal[1:]))
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.DEAL_STANDS, "CB-redeal-out-of-turn", S)
+    assert r.reason == ("No redeal was demanded in time, so the deal stands ("
+                        f"{claim.reason.rstrip('.')}); the rotation goes on from East, so South deals next.")
+
+
+def test_CB_redeal_out_of_turn_and_uncut_both_lapses_name_who_deals_next() -> None:
+    # an uncut pack dealt out of turn: both claims lapse with the last card, and both say South deals next
+    eng = table(dealer=N)
+    run(eng, prelude(N)[:-1])                          # no cut
+    deal = bridge_deal(E_, cards())
+    assert {r.clause for r in eng.feed(deal[0])} == {"CB-redeal-out-of-turn", "CB-redeal-uncut"}
+    rulings = run(eng, deal[1:])
+    assert {r.clause for r in rulings} == {"CB-redeal-out-of-turn", "CB-redeal-uncut"}
+    for r in rulings:
+        assert (r.remedy, r.dealer) == (Remedy.DEAL_STANDS, S)
+        assert r.reason.endswith("; the rotation goes on from East, so South deals next.")
+
+
+def test_CB_redeal_out_of_turn_voided_by_its_last_card_names_no_next_dealer() -> None:
+    # the last card, a second copy, both ends the claim and voids the deal: the redeal names its dealer,
+    # so the lapse does not name another
+    eng = table(dealer=N)
+    run(eng, prelude(N))
+    deal = bridge_deal(E_, cards())
+    last = next(i for i in range(len(deal) - 1, -1, -1) if deal[i].TYPE == "card_dealt")
+    deal[last] = E("card_dealt", seat=deal[last].seat.value, card=deal[last - 1].card.code)
+    rulings = run(eng, deal)
+    stands = [r for r in rulings if r.remedy is Remedy.DEAL_STANDS]
+    assert [r.remedy for r in rulings][-1] is Remedy.REDEAL and len(stands) == 1
+    assert "deals next" not in stands[0].reason
+
+
 def test_CB_redeal_uncut() -> None:
     eng = table()
     run(eng, prelude(N)[:2])

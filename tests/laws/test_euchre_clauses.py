@@ -210,6 +210,19 @@ def test_EU_40_out_of_turn_stands_after_trump() -> None:
     assert [r.remedy for r in rulings] == [Remedy.CLAIM_OPTION, Remedy.DEAL_STANDS]
 
 
+def test_EU_40_out_of_turn_stands_names_who_deals_next() -> None:
+    # docs/laws.md EU-40, docs/events.md `lapse`: once the trump card is turned the deal is South's and the
+    # rotation goes on from him, so the sentence names West, the ruling's ``dealer``, not North's left
+    eng = table(N)
+    events, _, _ = euchre_deal(S, cards())
+    eng.feed_all(prelude(N))
+    claim, r = eng.feed_all(events)
+    assert (r.remedy, r.clause, r.dealer) == (Remedy.DEAL_STANDS, "EU-40", W)
+    assert r.reason == ("No redeal was demanded in time, so the deal stands ("
+                        f"{claim.reason.rstrip('.')}); the rotation goes on from South, so West deals next.")
+    assert eng.state.next_dealer == W
+
+
 def test_EU_41_misdeal_wrong_packet_loses_deal() -> None:
     eng = table(N)
     eng.feed_all(prelude(N) + [E("deal_start", dealer="N", pack="red")])
