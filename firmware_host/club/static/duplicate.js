@@ -40,8 +40,7 @@
       li.append(el("b", "", "Table " + t.table + (t.club_table ? " (" + t.club_table + ")" : "") + " · round " + t.round));
       if (t.sit_out) li.append(el("span", "", (t.ns || t.ew) + " sits out"));
       else li.append(el("span", "", t.ns + " v " + t.ew + " · boards " + t.boards.join(", ")));
-      const names = [t.ns_names, t.ew_names].filter((n) => n).join(" v ");
-      if (names) li.append(el("div", "meta", names));
+      if (t.names) li.append(el("div", "meta", t.names));
       li.append(el("div", "meta", t.left.length ? "still to play: " + t.left.join(", ") : "round finished"));
       if (t.slow) li.append(el("div", "meta", "slow: boards " + t.unplayed.join(", ") + " unplayed"));
       const off = t.taken_off || { replay: [], director: [] };
