@@ -162,7 +162,7 @@
   async function post(url, body, answer) {
     const resp = await fetch(url, { method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body) });
-    if (resp.status === 401) { window.location = "/login"; return false; }
+    if (resp.status === 401) { window.location = "/login?next=/duplicate"; return false; }
     const said = await resp.json();
     answer.textContent = resp.ok ? "Done." : said.error;
     answer.className = resp.ok ? "answer" : "answer refused";
