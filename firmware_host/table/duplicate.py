@@ -270,7 +270,9 @@ class DuplicateProcedure:
         s = self.seating
         if s is None:
             return None
-        done = {n for sec, rnd, n in played_here(self.ctl.engine.state) if (sec, rnd) == (s.section, s.round)}
+        named = dict(s.records)
+        done = {p[2] for p in played_here(self.ctl.engine.state) if (p[0], p[1]) == (s.section, s.round)
+                and (len(p) < 4 or p[2] not in named or named[p[2]] == p[3])}   # this session's record only
         return next((n for n in s.boards if n not in done and (s.round, n) not in self.refused), None)
 
     def step(self) -> None:
