@@ -79,6 +79,17 @@ def _static(name: str) -> str:
     return resources.files("firmware_host.club").joinpath("static", name).read_text(encoding="utf-8")
 
 
+
+#: the pages a login may send the director back to (the ``next`` of ``/login?next=...``): only these
+#: paths, never a URL given from outside, so a link cannot send her to another site after she logs in.
+RETURN_PAGES = ("/duplicate", "/event", "/euchre")
+
+
+def return_page(value: str | None) -> str:
+    """Where a login goes once the password is right: the page that sent the director to ``/login``
+    (``/duplicate`` after a dashboard restart), when it is one of ``RETURN_PAGES``, else ``/``."""
+    return value if value in RETURN_PAGES else "/"
+
 class Dashboard:
     """The dashboard app and its MQTT subscription.
 
@@ -260,9 +271,13 @@ class Dashboard:
             return Response("not found", 404)
         return Response(_static(name), media_type=types[name], headers=self._headers())
 
-    async def login_page(self, request: Any, message: str = "", status: int = 200) -> Any:
+    async def login_page(self, request: Any, message: str = "", status: int = 200, back: str | None = None) -> Any:
+        """The login form; ``?next=/duplicate`` (or ``back``, a refused attempt's) is carried in the form,
+        so the director comes back to the page that sent her here."""
         note = f'<p class="error">{html.escape(message)}</p>' if message else ""
-        return self._html(_static("login.html").replace("<!--message-->", note), status)
+        page = return_page(request.query_params.get("next") if back is None else back)
+        hidden = f'<input type="hidden" name="next" value="{page}">' if page != "/" else ""
+        return self._html(_static("login.html").replace("<!--message-->", note).replace("<!--next-->", hidden), status)
 
     def _secure(self, request: Any) -> bool:
         return self.secure_cookie or request.url.scheme == "https"
@@ -277,6 +292,7 @@ class Dashboard:
         form = urllib.parse.parse_qs(body.decode("utf-8", "replace"))
         name = (form.get("username") or [""])[0][:64]
         password = (form.get("password") or [""])[0]
+        back = return_page((form.get("next") or [""])[0])
         device = self.devices.check(request.cookies.get(DEVICE_COOKIE), name)
         address = request.client.host if request.client else "?"
         keys = [f"device:{device}"] if device else [f"address:{address}", f"name:{name}"]
@@ -284,7 +300,7 @@ class Dashboard:
         if wait > 0:
             log.warning("login for user %r from %s refused: too many attempts; %.0f s to wait", name, address, wait)
             seconds = max(1, math.ceil(wait))     # rounded up: never "try again in 0 s"
-            resp = await self.login_page(request, f"Too many attempts: try again in {seconds} s.", 429)
+            resp = await self.login_page(request, f"Too many attempts: try again in {seconds} s.", 429, back)
             resp.headers["Retry-After"] = str(seconds)
             return resp
         self.throttle.attempt(keys)
@@ -292,14 +308,14 @@ class Dashboard:
             ok = await self.hashing.run(lambda: self.sessions.verify(name, password), trusted=device is not None)
         except Busy as exc:
             log.warning("login for user %r from %s refused: %s", name, address, exc)
-            resp = await self.login_page(request, "The server is busy: try again in a moment.", 503)
+            resp = await self.login_page(request, "The server is busy: try again in a moment.", 503, back)
             resp.headers["Retry-After"] = "2"
             return resp
         if not ok:
-            return await self.login_page(request, "Wrong user name or password.", 401)
+            return await self.login_page(request, "Wrong user name or password.", 401, back)
         self.throttle.succeeded(keys)
         token = self.sessions.open(name)
-        resp = RedirectResponse("/", 303, headers=self._headers())
+        resp = RedirectResponse(back, 303, headers=self._headers())
         secure = self._secure(request)
         resp.set_cookie(COOKIE, token, max_age=int(self.sessions.ttl), httponly=True, samesite="strict",
                         secure=secure, path="/")

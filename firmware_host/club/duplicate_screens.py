@@ -225,7 +225,7 @@ class DuplicateScreens:
 
         s = self.dash._session(request)
         if s is None:
-            return RedirectResponse("/login", 303)
+            return RedirectResponse("/login?next=/duplicate", 303)
         text = _static("duplicate.html").replace("{{csrf}}", escape(s.csrf, quote=True))
         return self.dash._html(text.replace("{{user}}", escape(s.user)))
 

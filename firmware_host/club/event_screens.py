@@ -124,7 +124,7 @@ class EventScreens(LiveScreens):
 
         s = self.dash._session(request)
         if s is None:
-            return RedirectResponse("/login", 303)
+            return RedirectResponse("/login?next=/event", 303)
         return self._page_html(self.desk.session.event.spec.name, "/event/events", s.csrf)
 
     async def table_page(self, request: Any) -> Any:

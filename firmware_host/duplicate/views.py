@@ -92,6 +92,19 @@ def who(session: Session, pair: str, rnd: int | None = None, *, everyone: bool =
     return " & ".join(p["name"] + (f" ({p['member']})" if p["member"] else "") for p in players)
 
 
+def seated_names(ns: str, ns_names: str, ew: str, ew_names: str) -> str:
+    """The names line under a table's pairs on the director's page. Both sides named: ``A & B v C & D``,
+    as the pairs line above reads. One side only: that side names its pair, since a bare ``Kay Lamb &
+    Lou Moss`` under ``4 NS v 4 EW`` read as North-South's when it was East-West's, and the other is said
+    to be not named yet, which the director can put right with the Players form."""
+    if ns_names and ew_names:
+        return f"{ns_names} v {ew_names}"
+    for pair, names, other in ((ns, ns_names, ew), (ew, ew_names, ns)):
+        if names:
+            return f"{pair}: {names}" + (f"; {other} not named yet" if other else "")
+    return ""
+
+
 def traveller(session: Session, board: ScoredBoard) -> dict[str, Any]:
     """One board's traveller in words, with its double-dummy par once the analysis is ready."""
     mine = session.state.by_board.get(board.number, {})
@@ -284,6 +297,7 @@ def director_view(session: Session, boards: Iterable[int] | None = None) -> dict
     p = progress(session.state)
     for row in p.tables:
         row["ns_names"], row["ew_names"] = who(session, row["ns"]), who(session, row["ew"])
+        row["names"] = seated_names(row["ns"], row["ns_names"], row["ew"], row["ew_names"])
     tables_refused, mine = refusal_rows(session)
     return {"session": session_words(session), "called": p.called, "rounds": p.rounds, "progress": p.tables,
             "slow": [t["table"] for t in p.tables if t["slow"]],

@@ -142,7 +142,7 @@ class EuchreScreens(LiveScreens):
 
         s = self.dash._session(request)
         if s is None:
-            return RedirectResponse("/login", 303)
+            return RedirectResponse("/login?next=/euchre", 303)
         return self._page_html(self.desk.session.night.setup.name, "/euchre/events", s.csrf)
 
     async def export(self, request: Any) -> Any:

@@ -142,6 +142,14 @@ class TableController:
         """Queue an input (thread-safe)."""
         self.queue.put(item)
 
+    def waiting(self) -> list[Input]:
+        """The inputs behind the one in hand (consumer thread): taken into the backlog or still queued. A
+        listener may look ahead with it (the duplicate procedure acts on the newest of several seatings
+        that came at once), never take them."""
+        behind = [i for i in list(self.order.backlog)[1:] if not isinstance(i, AckPoint)]
+        with self.queue.mutex:
+            return behind + list(self.queue.queue)
+
     def on_phase(self, listener: Callable[[Phase, LawEngine], None]) -> None:
         """Call ``listener(phase, engine)`` after every event, note and director's acknowledgement (from
         the consumer thread)."""

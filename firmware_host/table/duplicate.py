@@ -46,7 +46,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_host.table.inputs import DeviceNote, DeviceStatus, LawInput
+from firmware_host.table.inputs import DeviceNote, DeviceStatus, LawInput, SessionInput
 from firmware_host.table.session_records import check_records, commitment_of
 from firmware_host.wire.messages import DuplicateSeating, MessageError, is_seating
 from laws.duplicate.deal import Board
@@ -182,7 +182,16 @@ class DuplicateProcedure:
         self.seating = seating
         self._say_players(message)
         self._say_next(message)
-        self.step()
+        if not self._newer_seating_waiting():
+            self.step()
+
+    def _newer_seating_waiting(self) -> bool:
+        """Whether a later seating is already in the controller's queue. A table that comes back gets every
+        seating its broker kept for it at once; stepping on each in turn abandoned a board by a round the
+        session had left and said a next board it never played ("next: board 6", then board 7 dealt). The
+        newest one steps (it is journaled and taken like the others; only the step waits for it)."""
+        waiting = getattr(self.ctl, "waiting", None)
+        return waiting is not None and any(isinstance(i, SessionInput) and is_seating(i.message) for i in waiting())
 
     def _say_players(self, message: Mapping[str, Any]) -> None:
         """The names (and member numbers) of the players seated here, said at the table when they change:
@@ -261,7 +270,9 @@ class DuplicateProcedure:
         s = self.seating
         if s is None:
             return None
-        done = {n for sec, rnd, n in played_here(self.ctl.engine.state) if (sec, rnd) == (s.section, s.round)}
+        named = dict(s.records)
+        done = {p[2] for p in played_here(self.ctl.engine.state) if (p[0], p[1]) == (s.section, s.round)
+                and (len(p) < 4 or p[2] not in named or named[p[2]] == p[3])}   # this session's record only
         return next((n for n in s.boards if n not in done and (s.round, n) not in self.refused), None)
 
     def step(self) -> None:

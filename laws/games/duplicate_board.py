@@ -478,9 +478,11 @@ def _register_end(reg: Registry) -> None:
                                                             vulnerable=b.record.vulnerability.value))
 
 
-def played_here(s: TableState) -> list[tuple[str | None, int | None, int]]:
-    """``(section, round, board)`` of every board whose result this table has confirmed, in order."""
-    out: list[tuple[str | None, int | None, int]] = s.game_state.setdefault(PLAYED, [])
+def played_here(s: TableState) -> list[tuple[Any, ...]]:
+    """``(section, round, board, record)`` of every board whose result this table has confirmed, in
+    order; ``record`` its record's fingerprint, so next week's board 1 of round 1 is not taken for this
+    week's (a state kept before the fingerprint was added holds ``(section, round, board)``)."""
+    out: list[tuple[Any, ...]] = s.game_state.setdefault(PLAYED, [])
     return out
 
 
@@ -495,7 +497,7 @@ def _confirm(c: Clause, s: TableState, b: BoardAtTable, e: ResultConfirmed) -> R
     b.confirmed[side] = e.seat.value
     if len(b.confirmed) < 2:
         return None
-    played_here(s).append((b.section, b.round, b.number))
+    played_here(s).append((b.section, b.round, b.number, b.record.fingerprint))
     r = b.result
     return c.rule(Remedy.SCORE, f"{b.place()[0].upper()}{b.place()[1:]}: {SEAT_NAMES[Seat(b.confirmed['ns'])]} "
                   f"and {SEAT_NAMES[Seat(b.confirmed['ew'])]} confirm "

@@ -113,3 +113,27 @@ def test_the_tables_are_told_their_seating_on_the_dashboards_broker(dup: Any, br
         assert any(t == "cardtable/session/round" for t, _p in w.messages)
     finally:
         w.close()
+
+
+def test_a_director_sent_to_log_in_from_the_session_page_comes_back_to_it(dup: Any) -> None:
+    """Audit m34: after the dashboard restarted, the director's phone on /duplicate went to /login, and
+    logging in landed on the dashboard's own page, not the session's (docs/session.md, "Screens": "once
+    logged in again shows the session as it stands"). The login now returns to the page that sent her,
+    only ever one of the dashboard's own pages."""
+    _d, _desk, client = dup
+    r = client.get("/duplicate", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/login?next=/duplicate"
+    page = client.get("/login?next=/duplicate").text
+    assert '<input type="hidden" name="next" value="/duplicate">' in page
+    wrong = client.post("/login", data={"username": "director", "password": "wrong", "next": "/duplicate"},
+                        follow_redirects=False)
+    assert wrong.status_code == 401 and 'name="next" value="/duplicate"' in wrong.text   # kept for the retry
+    for elsewhere in ("https://evil.test/", "//evil.test", "/api/state"):
+        assert 'name="next"' not in client.get("/login", params={"next": elsewhere}).text
+        r = client.post("/login", data={"username": "director", "password": "right-horse-1", "next": elsewhere},
+                        follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == "/", elsewhere
+    r = client.post("/login", data={"username": "director", "password": "right-horse-1", "next": "/duplicate"},
+                    follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/duplicate"
+    assert client.get("/duplicate", follow_redirects=False).status_code == 200

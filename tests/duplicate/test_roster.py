@@ -253,3 +253,23 @@ def test_a_naming_from_a_round_the_movement_does_not_have_is_refused(tmp_path: P
     assert desk.session.state.namings["2 EW"][0][0] == 1
     assert desk.session.state.players_in("1 EW", 1) == []
     desk.session.close()
+
+
+def test_the_directors_progress_line_says_which_pair_it_names_when_only_one_is_named(tmp_path: Path) -> None:
+    """Audit m34: 4 EW named and 4 NS not, the director's page showed "4 NS v 4 EW" over a bare "Kay Lamb &
+    Lou Moss", read as North-South's. The names line now says whose names they are, and that the other
+    pair is not named yet; with both named it reads as before."""
+    setup = make_setup(SPEC, names=False)
+    desk = SessionDesk(Session.create(tmp_path / "s", setup, analyse=False, synchronous="NORMAL"))
+    kay = {"name": "Kay Lamb", "member": "", "federation": ""}
+    lou = {"name": "Lou Moss", "member": "", "federation": ""}
+    assert desk.director({"type": "players", "pair": "1 EW", "players": [kay, lou], "by": "td"}).taken
+    row = director_view(desk.session)["progress"][0]
+    assert (row["ns"], row["ew"]) == ("1 NS", "1 EW")
+    assert row["names"] == "1 EW: Kay Lamb & Lou Moss; 1 NS not named yet"
+    assert director_view(desk.session)["progress"][1]["names"] == ""                 # nobody named there
+    assert desk.director({"type": "players", "pair": "1 NS", "players": [
+        {"name": "Ann Smith", "member": "", "federation": ""}, {"name": "Bob Jones", "member": "", "federation": ""}],
+        "by": "td"}).taken
+    assert director_view(desk.session)["progress"][0]["names"] == "Ann Smith & Bob Jones v Kay Lamb & Lou Moss"
+    desk.session.close()

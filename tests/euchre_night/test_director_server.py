@@ -82,7 +82,7 @@ def test_without_a_login_nothing_of_the_night(club: Club) -> None:
     key = page.split("key=")[1]
     with httpx.Client(base_url=club.url, timeout=10) as c:
         r = c.get("/euchre", follow_redirects=False)
-        assert r.status_code == 303 and r.headers["location"] == "/login"
+        assert r.status_code == 303 and r.headers["location"] == "/login?next=/euchre"
         for path in ("/euchre/events", "/api/euchre/state", "/euchre/standings.json", "/euchre/hands.json",
                      "/euchre/sheet.html"):
             r = c.get(path)
@@ -132,7 +132,7 @@ def test_the_standings_change_on_the_director_s_and_a_table_s_page(club: Club) -
         director, table = chromium(pa), chromium(pb)
         try:
             director.get(club.url + "/euchre")
-            assert director.current_url.endswith("/login")          # the login first
+            assert director.current_url.endswith("/login?next=/euchre")          # the login first
             director.find_element(By.ID, "username").send_keys("director")
             director.find_element(By.ID, "password").send_keys(PASSWORD)
             director.find_element(By.ID, "login").click()

@@ -40,7 +40,7 @@ def test_the_people_play_two_boards_as_the_table_asks_and_confirm_each(tmp_path:
     ctl, _proc, j = table(tmp_path, RECS, TableRound("A", 3, 2, "3", "5", (1, 2)))
     people = People(lambda board, rnd: RECS[board].deal, random.Random(4))
     took = _run(ctl, people)
-    assert played_here(ctl.engine.state) == [("A", 2, 1), ("A", 2, 2)]
+    assert played_here(ctl.engine.state) == [("A", 2, 1, RECS[1].fingerprint), ("A", 2, 2, RECS[2].fingerprint)]
     events = [i.event for i, _r in took if isinstance(i, LawInput)]
     assert [(e.seat, e.call) for e in events if e.TYPE == "call"] == \
         [(s, c.code) for h in people.boards for s, c in h.plan.calls]            # their calls, in the table's turn
@@ -67,7 +67,7 @@ def test_holding_a_misboarded_copy_the_director_rules_it_fouled_at_the_engines_f
     assert at.remedy.value == "attention" and first.event.card == card and first.event.seat == seat
     assert decided.source == "director" and decided.event.TYPE == "foul_ruled" and ruled.remedy.value == "deal_stands"
     assert people.fouls_ruled == 1 and people.boards[0].director_acked
-    assert board_of(ctl.engine.state).done and played_here(ctl.engine.state) == [("A", 2, 1)]
+    assert board_of(ctl.engine.state).done and played_here(ctl.engine.state) == [("A", 2, 1, RECS[1].fingerprint)]
     j.close()
 
 

@@ -110,7 +110,7 @@ def test_the_next_draw_is_on_the_director_s_and_a_table_s_page_on_the_director_s
         director, table = chromium(pa), chromium(pb)
         try:
             director.get(club.url + "/event")
-            assert director.current_url.endswith("/login")          # the login first
+            assert director.current_url.endswith("/login?next=/event")          # the login first
             director.find_element(By.ID, "username").send_keys("director")
             director.find_element(By.ID, "password").send_keys("table-talk-1")
             director.find_element(By.ID, "login").click()
@@ -178,7 +178,7 @@ def test_a_page_without_login_or_key_gets_nothing_of_the_event(club: Club) -> No
         assert status in (401, 404), (path, status)
         assert NAME not in body and "draws" not in body and "seat" not in body, path
     status, where, body = _get(club.url + "/event")
-    assert where.endswith("/login") and NAME not in body
+    assert where.endswith("/login?next=/event") and NAME not in body
     status, _, body = _get(club.url + f"/api/event/table/t-a?key={key}")   # the right key: its own table
     assert status == 200 and json.loads(body)["table"] == "t-a"
     if missing():
@@ -187,7 +187,7 @@ def test_a_page_without_login_or_key_gets_nothing_of_the_event(club: Club) -> No
         browser = chromium(pa)
         try:
             browser.get(club.url + "/event")
-            assert browser.current_url.endswith("/login") and NAME not in browser.page_source
+            assert browser.current_url.endswith("/login?next=/event") and NAME not in browser.page_source
             browser.get(club.url + "/event/table/t-a")
             assert NAME not in browser.page_source and "No such table page" in browser.page_source
         finally:

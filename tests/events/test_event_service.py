@@ -239,7 +239,7 @@ def test_cardtable_event_run_serves_the_pages_behind_the_director_s_login_and_st
                 except (ConnectionError, urllib.error.URLError):
                     assert time.monotonic() < deadline and proc.poll() is None, "the pages never came up"
                     time.sleep(0.1)
-            assert where.endswith("/login") and "Ind" not in body            # the login first
+            assert where.endswith("/login?next=/event") and "Ind" not in body            # the login first
             for path in ("/api/event/state", "/api/event/table/x2", "/event/table/x2"):
                 status, _, body = get(base + path)
                 assert status in (401, 404) and "seat" not in body and "Ind" not in body, (path, status)

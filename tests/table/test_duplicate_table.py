@@ -188,6 +188,56 @@ def test_a_table_back_after_its_board_was_scored_by_hand_abandons_it_and_plays_i
     j.close()
 
 
+def test_a_table_back_with_seatings_queued_abandons_its_board_by_the_newest_and_names_the_right_next(
+        tmp_path: Path) -> None:
+    """Audit m34: table 2's Pi was killed on board 5; the director entered boards 5 and 6 by hand and called
+    round 3. Restarted, the table got every seating its broker had kept for it at once and acted on the
+    oldest: "Board 5 ... abandoned ...; next: board 6." on its display, then dealt board 7. It now acts on
+    the newest seating waiting, and names the board it then plays."""
+    ctl, _proc, j = table(tmp_path, RECS, None, source="session")
+    run(ctl, SessionInput(_seating(1, (1, 2), (2,), 1)))             # board 1 already in: board 2 is placed
+    bid(ctl, RECS[2], "pass 1NT")                                     # board 2 in play: then the Pi dies
+    j.close()
+    ctl, _proc, j = table(tmp_path, RECS, None, source="session")     # restarted, still on board 2
+    assert _on_table(ctl) == 2
+    ctl.submit(SessionInput(_seating(1, (1, 2), (), 5)))              # what the broker kept: board 2 by hand,
+    ctl.submit(SessionInput(_seating(2, (3, 4), (3, 4), 9)))          # then round 2 called, both at once
+    while ctl.drain():
+        pass
+    assert _on_table(ctl) == 3
+    said = [str(r.body.get("text")) for r in j.rows() if r.kind == "note" and "was scored by the director" in
+            str(r.body.get("text"))]
+    assert said == ["Board 2 (table 3, round 1) was scored by the director (the session holds its result): its "
+                    "play here is abandoned and nothing of it is sent; next: board 3."], said
+    j.close()
+
+
+def test_next_weeks_session_plays_its_boards_though_the_table_played_the_same_numbers_last_week(
+        tmp_path: Path) -> None:
+    """Audit m34: table 1 played boards 1-2 in round 1 of Monday's Mitchell; Tuesday's Howell seated it in
+    round 1 with boards 1-3 (other deals, another commitment) and the same table, its configuration
+    unchanged (hardware/SETUP.md 5b), dealt board 3: boards 1 and 2 counted as played here, since the table
+    knew a board played only by its section, round and number. A board is played here only when its
+    record is the one the seating names."""
+    ctl, _proc, j = table(tmp_path, RECS, None, source="session")
+    run(ctl, SessionInput(_seating(1, (1, 2), (1, 2), 1)))
+    rng = random.Random(5)
+    for n in (1, 2):
+        bid(ctl, RECS[n])
+        play(ctl, RECS[n].deal, rng)
+        confirm(ctl, Seat.N, Seat.E)
+    j.close()
+    week2 = records(4, seed=11)
+    assert all(week2[n].fingerprint != RECS[n].fingerprint for n in (1, 2, 3))
+    ctl, _proc, j = table(tmp_path, week2, None, source="session")    # the same table, the same journal
+    seating = dict(_seating(1, (1, 2, 3), (1, 2, 3), 1),
+                   boards=[{"board": n, "record": week2[n].fingerprint} for n in (1, 2, 3)])
+    run(ctl, SessionInput(seating))
+    assert _on_table(ctl) == 1
+    assert board_of(ctl.engine.state).record.fingerprint == week2[1].fingerprint
+    j.close()
+
+
 def test_a_board_scored_by_the_director_while_the_table_has_nothing_next_is_abandoned_all_the_same(
         tmp_path: Path) -> None:
     """The session holds board 2's result and the table's pair sits out the round called: board 2 stops

@@ -40,8 +40,7 @@
       li.append(el("b", "", "Table " + t.table + (t.club_table ? " (" + t.club_table + ")" : "") + " · round " + t.round));
       if (t.sit_out) li.append(el("span", "", (t.ns || t.ew) + " sits out"));
       else li.append(el("span", "", t.ns + " v " + t.ew + " · boards " + t.boards.join(", ")));
-      const names = [t.ns_names, t.ew_names].filter((n) => n).join(" v ");
-      if (names) li.append(el("div", "meta", names));
+      if (t.names) li.append(el("div", "meta", t.names));
       li.append(el("div", "meta", t.left.length ? "still to play: " + t.left.join(", ") : "round finished"));
       if (t.slow) li.append(el("div", "meta", "slow: boards " + t.unplayed.join(", ") + " unplayed"));
       const off = t.taken_off || { replay: [], director: [] };
@@ -163,7 +162,7 @@
   async function post(url, body, answer) {
     const resp = await fetch(url, { method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body) });
-    if (resp.status === 401) { window.location = "/login"; return false; }
+    if (resp.status === 401) { window.location = "/login?next=/duplicate"; return false; }
     const said = await resp.json();
     answer.textContent = resp.ok ? "Done." : said.error;
     answer.className = resp.ok ? "answer" : "answer refused";

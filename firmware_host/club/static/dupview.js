@@ -132,14 +132,14 @@ window.dupview = (() => {
       es = new EventSource(url);
       es.onopen = () => { connEl.textContent = "live"; connEl.className = "conn live"; };
       es.onmessage = (ev) => apply(JSON.parse(ev.data));
-      es.addEventListener("expired", () => { window.location = "/login"; });
+      es.addEventListener("expired", () => { window.location = "/login?next=" + encodeURIComponent(location.pathname); });
       es.onerror = async () => {
         connEl.textContent = "reconnecting"; connEl.className = "conn down";
         const gaveUp = es.readyState === EventSource.CLOSED;
         if (loginUrl) {
           try {
             const r = await fetch(loginUrl, { credentials: "same-origin" });
-            if (r.status === 401) { es.close(); window.location = "/login"; return; }
+            if (r.status === 401) { es.close(); window.location = "/login?next=" + encodeURIComponent(location.pathname); return; }
           } catch (e) { /* the server is away: the browser tries again */ }
         }
         if (gaveUp) setTimeout(open, 3000);

@@ -98,12 +98,12 @@
       if (!stream.includes("key=")) {
         try {
           const r = await fetch("/api/state", { credentials: "same-origin" });
-          if (r.status === 401) { source.close(); window.location.assign("/login"); return; }
+          if (r.status === 401) { source.close(); window.location.assign("/login?next=/event"); return; }
         } catch (e) { /* the server is away: the browser tries again */ }
       }
       if (gaveUp) setTimeout(open, 3000);
     };
-    source.addEventListener("expired", () => { source.close(); window.location.assign("/login"); });
+    source.addEventListener("expired", () => { source.close(); window.location.assign("/login?next=/event"); });
     source.onmessage = onView;
   }
   window.cardtableEventSeen = [];   // each view's rounds: drawn and complete (tests read it)

@@ -23,13 +23,13 @@
       if (!body.dataset.stream.includes("key=")) {
         try {
           const r = await fetch("/api/state", { credentials: "same-origin" });
-          if (r.status === 401) { es.close(); location.href = "/login"; return; }
+          if (r.status === 401) { es.close(); location.href = "/login?next=/euchre"; return; }
         } catch (e) { /* the server is away: the browser tries again */ }
       }
       if (gaveUp) setTimeout(open, 3000);
     };
     es.onmessage = m => draw(JSON.parse(m.data));
-    es.addEventListener("expired", () => { es.close(); location.href = "/login"; });
+    es.addEventListener("expired", () => { es.close(); location.href = "/login?next=/euchre"; });
   }
   open();
   const form = $("correct");
