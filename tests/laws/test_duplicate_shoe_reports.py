@@ -123,3 +123,14 @@ def test_a_whole_board_with_a_card_left_in_the_shoe_stands_and_calls_the_directo
 def test_a_whole_board_with_the_well_empty_is_no_ruling() -> None:
     eng, board = _dealing(n=52)
     assert eng.feed(DealEnded()) == []
+
+
+def test_the_rest_of_the_pack_a_short_board_was_finished_from_is_no_surplus() -> None:
+    """A board ended short is finished from a pack put in the well (law 14A): once its missing cards are
+    placed, the rest of that pack is still there (BOARD_FINISHED ``left_in_shoe`` 1) as it should be; no
+    card too many, no ruling."""
+    eng, board = _dealing(n=51)
+    (r,) = eng.feed(BoardShort(tuple(PACK[51:])))
+    assert r.clause == "DB-14"
+    assert eng.feed(CardDealt(board.deal.holder(PACK[51]), PACK[51], False, "B7")) == []
+    assert eng.feed(DealEnded(left_in_shoe=True)) == [] and eng.state.phase.value == "auction"
