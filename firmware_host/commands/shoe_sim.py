@@ -14,7 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--game", default="contract-bridge", help="contract-bridge or euchre")
     p.add_argument("--seed", type=int, default=0, help="shuffles and faults follow this seed")
     p.add_argument("--inject", action="append", default=[], metavar="FAULT[@CARD]",
-                   help="fault in the first deal: face_up, duplicate, missing, unreadable, foreign, stray, "
+                   help="fault in the first deal: face_up, duplicate, surplus, missing, unreadable, foreign, stray, "
                         "garbage, drop, jam; optionally @N for card N (repeatable)")
     p.add_argument("--pace", type=whole(0, 60000), default=250, metavar="MS", help="milliseconds between cards")
     p.add_argument("--link", metavar="DIR",

@@ -33,12 +33,14 @@ def to_law_event(msg: m.ShoeEvent, *, pack: str | None = None, t: float | None =
     code was read, else ``DamagedCardFound(None, pack)``: like an unreadable card dealt to a seat, it makes
     the pack imperfect (and without it the turn-up would later look like an exposed card); cards that
     left outside a deal give None. ``DealBegan`` becomes
-    ``DealStarted(dealer, pack)``; ``DealFinished`` becomes ``DealEnded()``, whatever its reason.
+    ``DealStarted(dealer, pack)``; ``DealFinished`` becomes ``DealEnded``, whatever its reason, with its
+    ``left_in_shoe`` flag (a card still in the well: the laws of the game say what that means).
 
     With ``boards`` (a duplicate table, ``docs/events.md``): a board's first ``BoardBegan`` (nothing placed
     yet) becomes ``DealStarted`` with the board number's dealer (``DB-2``); one sent again to finish a
     board (cards ``placed`` already) gives nothing, the deal going on; a board's placed ``CardOut`` becomes
-    ``CardDealt`` at its pocket's seat; ``BoardFinished`` whole becomes ``DealEnded``, otherwise
+    ``CardDealt`` at its pocket's seat; ``BoardFinished`` whole becomes ``DealEnded`` with its
+    ``left_in_shoe``, otherwise
     ``BoardShort`` with the cards not placed, or with none (``missing`` None) when the board is not whole
     and names no card missing (a reason other than 0: the pockets are not known, PROTOCOL.md 4.2 and
     7.2). A rejected card gives none: it never reached a pocket.
@@ -50,7 +52,7 @@ def to_law_event(msg: m.ShoeEvent, *, pack: str | None = None, t: float | None =
             return CardDealt(msg.seat, msg.card, msg.orientation is m.Orientation.UP, msg.pack or None, t=t)
         if isinstance(msg, m.BoardFinished):
             if msg.reason == m.FinishReason.COMPLETE and not msg.missing:
-                return DealEnded(t=t)
+                return DealEnded(left_in_shoe=msg.left_in_shoe, t=t)
             if not msg.missing:     # not whole, no card named: the pockets are not known (PROTOCOL.md 7.2)
                 return BoardShort(None, t=t)
             return BoardShort(tuple(c for c in _PACK if c in msg.missing), t=t)
@@ -65,5 +67,5 @@ def to_law_event(msg: m.ShoeEvent, *, pack: str | None = None, t: float | None =
     if isinstance(msg, m.DealBegan):
         return DealStarted(msg.dealer, msg.pack or pack or "unknown", t=t)
     if isinstance(msg, m.DealFinished):
-        return DealEnded(t=t)
+        return DealEnded(left_in_shoe=msg.left_in_shoe, t=t)
     return None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from laws.cards import Card
 
-PACK_KINDS = ("face_up", "duplicate", "missing", "unreadable", "foreign", "stray", "jam")
+PACK_KINDS = ("face_up", "duplicate", "surplus", "missing", "unreadable", "foreign", "stray", "jam")
 STREAM_KINDS = ("garbage", "drop")
 KINDS = PACK_KINDS + STREAM_KINDS
 
@@ -200,6 +200,8 @@ def apply_faults(phys: list[PhysCard], faults: list[Injection], rng: random.Rand
         elif f.kind == "duplicate":
             twin = rng.choice([p for p in phys if p is not phys[i]] or phys)
             phys.insert(i, PhysCard(twin.card, twin.pack))
+        elif f.kind == "surplus":       # a second copy of the card under the pack: never dealt, left in the well
+            phys.append(PhysCard(phys[i].card, phys[i].pack))
         elif f.kind == "missing":
             del phys[i]
         else:

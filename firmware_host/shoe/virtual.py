@@ -6,7 +6,7 @@ is a symlink that stays valid across simulated unplugs, like ``/dev/serial/by-id
 START_DEAL makes it deal; a DEAL_BOARD (protocol 1.2) makes it deal the real shuffled pack in the well to
 the hand record the host sent, each card to its seat's pocket or to the reject exit (``pockets``); the
 faults of ``inject`` apply to boards as to deals (a card of another pack, a duplicate, an unreadable
-one, a missing one). After each deal or board the simulated dealer gathers the cards and loads the
+one, a missing one, a surplus one left in the well). After each deal or board the simulated dealer gathers the cards and loads the
 next shuffled pack (unless ``reload`` is False; ``put`` loads chosen cards). Packs alternate between
 the ids in ``packs``. Its shuffles and faults are deterministic for a given seed; its boot id is not (each
 power-up is a new boot, as on the board).

@@ -299,7 +299,7 @@ _CONVERTERS: dict[str, Any] = {
     "cause": _choice(SURPLUS_CAUSES), "tricks": _cards, "declarer": _seat, "contract": _contract,
     "honours": _honours, "makers": _side, "alone": _bool,
     "on_behalf_of": _seat, "how": _choice(INTERRUPTIONS), "suit": _suit, "call": _choice(BIDS),
-    "agree": _bool, "decision": _choice(FOUL_DECISIONS), "lost": _bool,
+    "agree": _bool, "decision": _choice(FOUL_DECISIONS), "lost": _bool, "left_in_shoe": _bool,
 }
 # Fields whose card may be null (unreadable) rather than required.
 _NULLABLE_CARD = {CardDealt, CardFaced, DamagedCardFound, MissingCardReported, CardDiscarded}

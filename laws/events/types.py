@@ -113,10 +113,14 @@ class DealInterrupted(Event):
 @dataclass(frozen=True)
 class DealEnded(Event):
     """The deal ended. ``lost``: the table's link to its shoe lost messages of this deal, so which cards
-    went where is not known (the table ends the deal there; the laws rule on that, not on the cards)."""
+    went where is not known (the table ends the deal there; the laws rule on that, not on the cards).
+    ``left_in_shoe``: the shoe said a card was still in its well when the deal was over (its DEAL_FINISHED
+    or BOARD_FINISHED flag, hardware/shoe/PROTOCOL.md 4.2): the kitty in euchre, a card too many in the
+    pack in bridge. Kept on the event, so the journal's row is what a restarted table rules on again."""
 
     TYPE: ClassVar[str] = "deal_end"
     lost: bool = False
+    left_in_shoe: bool = False
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,9 @@ Each clause carries its id from docs/laws.md. Interpretations of ours:
 * A damaged card found during the deal voids it: the same dealer deals again with a replacement pack.
   A damaged card of the *other* pack (the one not being dealt) replaces that pack only: the sound deal
   goes on, and the rotation with it.
+* A deal of all 52 cards that ends with a card left in the shoe (``deal_end`` ``left_in_shoe``) was dealt
+  from a pack of 53: a surplus card from an incorrect pack, so the same dealer redeals (CB-surplus-deal)
+  once the players have taken that card out and put the pack right.
 * Missing Card: the search and its outcome, in ``laws/games/bridge_missing.py``.
 * The auction and the play as they are played (docs/laws.md ``BP-``): ``bridge_auction``, ``bridge_play``,
   ``bridge_result`` (claims, revokes rectified, the result checked), on the hand ``bridge_hand`` keeps.
@@ -29,6 +32,7 @@ from laws.events import (
     CardFaced,
     CardsDrawn,
     DamagedCardFound,
+    DealEnded,
     DealStarted,
     DemandMade,
     HandCounted,
@@ -171,10 +175,12 @@ def incorrect(c: Clause, s: TableState, e: CardDealt) -> Ruling | None:
                   f"should have gone to {seat_name(s, want)}.", dealer=d.rightful_dealer, seat=e.seat)
 
 
-@reg.clause("CB-surplus-deal", "Surplus Card", "card_dealt", "surplus_card")
-def surplus_deal(c: Clause, s: TableState, e: CardDealt | SurplusCardFound) -> Ruling | None:
+@reg.clause("CB-surplus-deal", "Surplus Card", "card_dealt", "surplus_card", "deal_end")
+def surplus_deal(c: Clause, s: TableState, e: CardDealt | SurplusCardFound | DealEnded) -> Ruling | None:
     """A surplus card from an incorrect pack or deal: redeal."""
     d = s.deal
+    if isinstance(e, DealEnded):
+        return _left_in_shoe(c, s, e)
     if isinstance(e, SurplusCardFound):
         if e.cause in ("play", "trick"):
             return None
@@ -193,6 +199,20 @@ def surplus_deal(c: Clause, s: TableState, e: CardDealt | SurplusCardFound) -> R
     else:
         return None
     return c.rule(Remedy.REDEAL, why, dealer=d.rightful_dealer, seat=e.seat, pack=d.pack)
+
+
+def _left_in_shoe(c: Clause, s: TableState, e: DealEnded) -> Ruling | None:
+    """All 52 cards were dealt and the shoe still holds a card (its ``left_in_shoe`` flag): the pack held a
+    card too many, so the deal is void. What the card is the players see, not the table (the shoe never
+    read it): a second copy of a card dealt, or a card of another pack. Not at a deal the link lost cards
+    of (``lost``: the table does not know what was dealt) nor one short of 52 (``CB-missing-search``)."""
+    d = s.deal
+    if d is None or e.lost or not e.left_in_shoe or d.cards_dealt < len(PACK):
+        return None
+    return c.rule(Remedy.REDEAL, f"All {len(PACK)} cards were dealt and a card is left in the shoe: the pack "
+                  "holds a card too many. Take the card left in the shoe out and look at it (a second copy of "
+                  "a card, or another pack's card); the same dealer deals again once the pack is put right.",
+                  dealer=d.rightful_dealer)
 
 
 @reg.clause("CB-redeal-faced", "Redeal (card faced)", "card_dealt", "card_faced")

@@ -18,7 +18,10 @@
   others than the cards the table did not see placed (PROTOCOL.md 7.2, check 3: not known either), or one ``lost``
   (the table's link lost messages of the board, its cards most likely), is ``DB-6`` instead: the board is
   remade from its record, dealt again from empty pockets.
-* ``DB-13`` (``hand_count``): a player counts other than thirteen cards in his pocket.
+* ``DB-13`` (``hand_count``): a player counts other than thirteen cards in his pocket. (``deal_end`` with
+  ``left_in_shoe``): the shoe placed the whole board and a card is left in its well: a card not of the deal,
+  removed; the board stands and the director is called (not at the finish of a board ended short: the
+  rest of the pack its missing cards came from stays in the well).
 * ``DB-87`` (``card_played``, before the play's clauses): every card played against the record
   (``laws.duplicate.check``, through ``Deal.holder``); the first one the record gives to another seat
   is ruled at that card (a fouled board, two hands swapped, the board turned round or another board:
@@ -288,6 +291,24 @@ def _register_board(reg: Registry) -> None:
                       f"pocket, but the record gives it to {SEAT_NAMES[foul.record_seat]}: the board is remade "
                       f"from its record.", dealer=b.record.dealer,
                       extra=_facts(b, card=e.card.code, pocket=e.seat.value, record_seat=foul.record_seat.value))
+
+    @reg.clause("DB-13", "a card not of the deal (law 13)", "deal_end")
+    def left_in_shoe(c: Clause, s: TableState, e: DealEnded) -> Ruling | None:
+        """The shoe placed all 52 cards, each where the record gives it, and still holds a card: the pack
+        held one too many. That card is not of the deal and is removed; the board itself is right, so it
+        stands (nothing to remake, unlike ``DB-6``), and the director is called to see the pack. Not the
+        finish of a board ended short (``b.short``, still set: this clause comes before ``DB-14``'s, which
+        clears it at ``deal_end``): the missing cards came from a pack put in the well (law 14A), and the
+        rest of that pack is left there as it should be."""
+        b, d = board_of(s), s.deal
+        if b is None or b.how != "shoe" or d is None or e.lost or not e.left_in_shoe or d.cards_dealt < 52 \
+                or b.short:
+            return None
+        return bh.rule(c.id, f"{_LAW}, law 13", Remedy.ATTENTION, f"Board {b.number}: its 52 cards are in their "
+                       "pockets and a card is left in the shoe: the pack held a card too many. That card is not of "
+                       "the deal and is removed (law 13): take it out of the shoe and look at it (a second copy of "
+                       "a card, or another pack's card). The board stands; the director sees to the pack.",
+                       extra=_facts(b, left_in_shoe=True))
 
     @reg.clause("DB-14", "a missing card (law 14)", "board_short", "deal_end")
     def short(c: Clause, s: TableState, e: BoardShort | DealEnded) -> Ruling | None:

@@ -332,6 +332,35 @@ def test_CB_surplus_deal_reported() -> None:
     assert (r.remedy, r.clause) == (Remedy.REDEAL, "CB-surplus-deal")
 
 
+def test_CB_surplus_deal_a_card_left_in_the_shoe_after_all_52() -> None:
+    """All 52 cards dealt and the shoe says a card is still in its well (DEAL_FINISHED ``left_in_shoe``):
+    the pack held 53, so the deal is void and the same dealer deals the same pack again, once the card is
+    taken out. Before, the table began the auction over a pack a card too many."""
+    eng = table()
+    deal = bridge_deal(N, cards())
+    run(eng, prelude(N) + deal[:-1])
+    r = only(eng.feed(E("deal_end", left_in_shoe=True)))
+    assert (r.remedy, r.clause, r.law, r.dealer, r.pack) == (Remedy.REDEAL, "CB-surplus-deal",
+                                                             "Contract Bridge, Surplus Card", N, "red")
+    assert "left in the shoe" in r.reason and "take the card left in the shoe out" in r.reason.lower(), r.reason
+    assert eng.state.deal is not None and eng.state.deal.void
+    assert eng.state.phase == Phase.SHUFFLE and eng.state.next_dealer == N
+
+
+def test_CB_surplus_deal_no_ruling_for_a_short_or_lost_deal_left_in_the_shoe() -> None:
+    """The flag alone rules nothing on a deal the table did not see whole: 51 cards is the search for the
+    missing card, and a deal whose cards the link lost is the redeal that says so."""
+    eng = table()
+    deal = bridge_deal(N, cards())
+    run(eng, prelude(N) + deal[:-2])
+    r = only(eng.feed(E("deal_end", left_in_shoe=True)))
+    assert r.clause == "CB-missing-search"
+    eng = table()
+    run(eng, prelude(N) + deal[:30])
+    r = only(eng.feed(E("deal_end", left_in_shoe=True, lost=True)))
+    assert r.clause == "CB-redeal-incorrect" and r.extra.get("lost") is True
+
+
 def test_CB_surplus_play() -> None:
     eng = table()
     run(eng, prelude(N) + bridge_deal(N, cards()))

@@ -104,3 +104,33 @@ def test_a_damaged_card_at_a_duplicate_table_is_journaled_not_ruled() -> None:
     eng.feed(placed(board))
     assert eng.feed(DamagedCardFound(PACK[0], "A1", True)) == []
     assert eng.feed(DamagedCardFound(None, "A1", False)) == []
+
+
+def test_a_whole_board_with_a_card_left_in_the_shoe_stands_and_calls_the_director() -> None:
+    """BOARD_FINISHED whole with ``left_in_shoe`` 1: the 52 cards are in their pockets as the record gives
+    them, and the well still holds one. Law 13: a card not of the deal is removed; the board is right, so
+    it stands (no remaking, ``DB-6``), and the director is called to the pack that held a card too many.
+    Before, the table went straight to the auction and said nothing of it."""
+    eng, board = _dealing(n=52)
+    (r,) = eng.feed(DealEnded(left_in_shoe=True))
+    assert (r.clause, r.remedy, r.law) == ("DB-13", Remedy.ATTENTION, "Duplicate Bridge, law 13")
+    assert r.extra["board"] == 5 and r.extra["left_in_shoe"] is True
+    assert "left in the shoe" in r.reason and "take it out of the shoe and look at it" in r.reason, r.reason
+    assert eng.state.deal is not None and not eng.state.deal.void
+    assert eng.state.phase.name == "AUCTION"
+
+
+def test_a_whole_board_with_the_well_empty_is_no_ruling() -> None:
+    eng, board = _dealing(n=52)
+    assert eng.feed(DealEnded()) == []
+
+
+def test_the_rest_of_the_pack_a_short_board_was_finished_from_is_no_surplus() -> None:
+    """A board ended short is finished from a pack put in the well (law 14A): once its missing cards are
+    placed, the rest of that pack is still there (BOARD_FINISHED ``left_in_shoe`` 1) as it should be; no
+    card too many, no ruling."""
+    eng, board = _dealing(n=51)
+    (r,) = eng.feed(BoardShort(tuple(PACK[51:])))
+    assert r.clause == "DB-14"
+    assert eng.feed(CardDealt(board.deal.holder(PACK[51]), PACK[51], False, "B7")) == []
+    assert eng.feed(DealEnded(left_in_shoe=True)) == [] and eng.state.phase.value == "auction"

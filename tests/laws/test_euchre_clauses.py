@@ -35,6 +35,16 @@ def test_clean_deal_both_patterns() -> None:
         assert eng.state.phase == Phase.AUCTION
 
 
+def test_the_kitty_left_in_the_shoe_is_no_surplus_card() -> None:
+    """A euchre deal always ends with the kitty in the shoe's well (DEAL_FINISHED ``left_in_shoe`` 1):
+    nothing to rule, unlike bridge's 53rd card (CB-surplus-deal)."""
+    eng = table()
+    events, _, _ = euchre_deal(N, cards())
+    events = [E("deal_end", left_in_shoe=True) if e.TYPE == "deal_end" else e for e in events]
+    assert eng.feed_all(prelude(N) + events) == []
+    assert eng.state.phase == Phase.AUCTION
+
+
 def test_pattern_fault_checker() -> None:
     seats = [E_, E_, S, S, W, W, N, N, E_, E_, E_, S, S, S, W, W, W, N, N, N]
     assert pattern_fault(N, seats, complete=True) is None

@@ -106,6 +106,34 @@ def test_a_pack_short_of_cards_leaves_the_board_not_whole_until_the_cards_are_fo
     assert any("the shoe goes on with 51 cards already in their pockets" in str(n.get("text")) for n in notes)
 
 
+def test_a_whole_board_with_a_card_left_in_the_shoe_calls_the_director_and_stands(tmp_path: Path) -> None:
+    """The virtual shoe's ``surplus``: a second copy of a card under the pack. The shoe places the board's 52
+    and stops with that card in its well (BOARD_FINISHED whole, ``left_in_shoe`` 1): a card not of the
+    deal (DB-13), removed; the board is right, so the auction follows, with the director called. Before,
+    the table said nothing and the card stayed in the shoe under the next board's pack."""
+    shoe = VirtualShoe("contract-bridge", 51, ["surplus@12"], directory=str(tmp_path))
+    shoe.open()
+    rig = Rig(tmp_path, shoe).start()
+    try:
+        rig.wait(lambda: rig.ctl.engine.state.phase is Phase.AUCTION)
+    finally:
+        rig.close()
+    with Journal.open_readonly(tmp_path / "data") as j:
+        rows = [(r.kind, r.body) for r in j.rows()]
+    (end,) = [b for k, b in rows if k == "event" and b["type"] == "deal_end"]
+    assert end["left_in_shoe"] is True and len(_dealt_rows(rows)) == 52
+    (r,) = [b for k, b in rows if k == "ruling"]
+    assert (r["clause"], r["remedy"], r["law"], r["board"]) == ("DB-13", "attention", "Duplicate Bridge, law 13", 1)
+    assert "take it out of the shoe and look at it" in r["reason"] and "The board stands" in r["reason"]
+    at = rows.index(("ruling", r))
+    kind, lamps = rows[at + 1]                          # its lamps, committed with it
+    assert kind == "lamp" and all(lamps[f"attention_{s.value}"] for s in SEATS) and not lamps["redeal"]
+
+
+def _dealt_rows(rows: list[tuple[str, dict]]) -> list[dict]:
+    return [b for k, b in rows if k == "event" and b["type"] == "card_dealt"]
+
+
 def test_a_table_restarted_while_its_shoe_deals_the_board_follows_it_and_deals_it_once(tmp_path: Path) -> None:
     shoe = VirtualShoe("contract-bridge", 53, directory=str(tmp_path), gap_ms=25)
     shoe.open()
