@@ -7,7 +7,8 @@ Mistakes (irregularities) come three ways:
 
 * through the shoe's cards (``SHOE_KINDS``): the injection changes the physical pack, and the remedy
   expected is worked out from what physically left the shoe (``physical_fault``) — a duplicate whose
-  twin stayed in the shoe is no fault at all;
+  twin stayed in the shoe under a sound deal of 52 is a surplus card (the shoe says a card is left), not a
+  duplicate dealt;
 * through a seat button on the shoe (``BUTTON_KINDS``), pressed once the deal is over (a bridge late
   demand is entered by the director instead: in the auction two presses are the seat's pass);
 * through the director's input (``DIRECTOR_KINDS``): hand counts reported after the deal;
@@ -96,6 +97,9 @@ EXPECTED: dict[tuple[str, str], tuple[Want, ...]] = {
     ("contract-bridge", "face_up"): (Want("CB-redeal-faced", "redeal", "dealer", "at"),),  # a card faced in the deal
     ("contract-bridge", "duplicate"): (Want("CB-surplus-deal", "redeal", "dealer", "at", pack="pack"),),  # incorrect pack
     ("contract-bridge", "foreign"): (Want("CB-surplus-deal", "redeal", "dealer", "at", pack="pack"),),  # another pack's card
+    # a duplicate or another pack's card that stayed in the shoe under a sound deal of 52 (DEAL_FINISHED
+    # left_in_shoe): the pack held a card too many, no seat had it
+    ("contract-bridge", "surplus"): (Want("CB-surplus-deal", "redeal", "dealer"),),
     ("contract-bridge", "unreadable"): (Want("CB-pack-damaged", "replace_pack", "dealer", pack="pack"),),  # damaged card
     # 51 cards dealt: the table asks for a search; the driver (the director) declares the card not found
     ("contract-bridge", "missing"): (Want("CB-missing-search", "attention", seat="at"),
@@ -262,7 +266,8 @@ def _duration(kind: str, rng: random.Random) -> float:
 def first_fault(game: str, cards: Sequence[Dealt], complete: int,
                 pack_size: int | None = None) -> tuple[str, int] | None:
     """The first irregularity among the cards one deal physically dealt, as (mistake kind, index of the
-    card that shows it, or -1 for a pack dealt out short), or None.
+    card that shows it, or -1 for a pack dealt out short, -2 for a card left in the shoe after a sound
+    full deal), or None.
 
     ``cards`` are the cards to the seats in dealing order (a euchre turn-up excluded); ``complete`` is how
     many a full deal gives the seats; ``pack_size`` how many cards were in the shoe when the deal began
@@ -287,6 +292,8 @@ def first_fault(game: str, cards: Sequence[Dealt], complete: int,
     size = len(cards) if pack_size is None else pack_size
     if game == "contract-bridge" and size < complete and len(cards) >= size:
         return "missing", -1  # the shoe dealt all it had, and that was not a full deal
+    if game == "contract-bridge" and size > complete and len(cards) >= complete:
+        return "surplus", -2  # a full deal, sound, with a card left in the shoe: the pack held one too many
     return None
 
 

@@ -83,7 +83,7 @@ def deal_facts(record: Record) -> list[Facts]:
             kind, index = found
             named = [c.pack for c in (d.cards if index < 0 else d.cards[:index]) if c.readable]
             pack = named[0] if named else "unknown"
-            at = _short_seat(d.cards) if index < 0 else d.cards[index].seat
+            at = None if index == -2 else _short_seat(d.cards) if index < 0 else d.cards[index].seat
         facts = Facts(dealer, kind, at, pack, tuple(sorted((k, v) for k, v in d.facts.items() if k != "at")))
         out.append(facts)
         wants = expected(record, d, facts)
