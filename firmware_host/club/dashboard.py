@@ -1,6 +1,7 @@
 """The director's dashboard: a small ASGI app (Starlette) fed by the broker, live over server-sent events.
 
-Routes: ``GET /login`` and ``POST /login`` (form), ``POST /logout``, ``GET /`` (the page), ``GET /events``
+Routes: ``GET /login`` and ``POST /login`` (form; ``?next=PATH``, a path of this server, is where a login
+sends the browser back to, ``web.auth.back_to``), ``POST /logout``, ``GET /`` (the page), ``GET /events``
 (server-sent events: a snapshot, then batches of updates), ``GET /api/state`` (the snapshot as JSON),
 ``GET /api/history?table=id`` (a table's feed entries), ``POST /api/take`` (a director takes a table's
 call: ``{"table": id}``), ``POST /api/ack`` (the director acknowledges a table: the table puts its lamps
@@ -54,7 +55,7 @@ from firmware_host.club.results import ResultError, parse_result
 from firmware_host.club.state import RESULT_PHASES, ClubState
 from firmware_host.table.bridge_choices import ANSWERS
 from firmware_host.web import stream
-from firmware_host.web.auth import Sessions
+from firmware_host.web.auth import Sessions, back_to
 from firmware_host.web.guard import (
     COOKIE,
     DEVICE_COOKIE,
@@ -260,9 +261,14 @@ class Dashboard:
             return Response("not found", 404)
         return Response(_static(name), media_type=types[name], headers=self._headers())
 
-    async def login_page(self, request: Any, message: str = "", status: int = 200) -> Any:
+    async def login_page(self, request: Any, message: str = "", status: int = 200, back: object = None) -> Any:
+        """The login form; ``?next=PATH`` (or, for a login refused, the form's ``next``) rides along in a
+        hidden field, so the login sends the browser back to the page that lost its login (``back_to``)."""
         note = f'<p class="error">{html.escape(message)}</p>' if message else ""
-        return self._html(_static("login.html").replace("<!--message-->", note), status)
+        where = back_to(request.query_params.get("next") if back is None else back)
+        hidden = f'<input type="hidden" name="next" value="{html.escape(where, quote=True)}">' if where != "/" else ""
+        text = _static("login.html").replace("<!--message-->", note).replace("<!--next-->", hidden)
+        return self._html(text, status)
 
     def _secure(self, request: Any) -> bool:
         return self.secure_cookie or request.url.scheme == "https"
@@ -273,10 +279,11 @@ class Dashboard:
         from starlette.responses import RedirectResponse
         body = await request.body()
         if len(body) > MAX_BODY:
-            return await self.login_page(request, "That form was too large.", 413)
+            return await self.login_page(request, "That form was too large.", 413, "/")
         form = urllib.parse.parse_qs(body.decode("utf-8", "replace"))
         name = (form.get("username") or [""])[0][:64]
         password = (form.get("password") or [""])[0]
+        back = back_to((form.get("next") or [""])[0])
         device = self.devices.check(request.cookies.get(DEVICE_COOKIE), name)
         address = request.client.host if request.client else "?"
         keys = [f"device:{device}"] if device else [f"address:{address}", f"name:{name}"]
@@ -284,7 +291,7 @@ class Dashboard:
         if wait > 0:
             log.warning("login for user %r from %s refused: too many attempts; %.0f s to wait", name, address, wait)
             seconds = max(1, math.ceil(wait))     # rounded up: never "try again in 0 s"
-            resp = await self.login_page(request, f"Too many attempts: try again in {seconds} s.", 429)
+            resp = await self.login_page(request, f"Too many attempts: try again in {seconds} s.", 429, back)
             resp.headers["Retry-After"] = str(seconds)
             return resp
         self.throttle.attempt(keys)
@@ -292,14 +299,14 @@ class Dashboard:
             ok = await self.hashing.run(lambda: self.sessions.verify(name, password), trusted=device is not None)
         except Busy as exc:
             log.warning("login for user %r from %s refused: %s", name, address, exc)
-            resp = await self.login_page(request, "The server is busy: try again in a moment.", 503)
+            resp = await self.login_page(request, "The server is busy: try again in a moment.", 503, back)
             resp.headers["Retry-After"] = "2"
             return resp
         if not ok:
-            return await self.login_page(request, "Wrong user name or password.", 401)
+            return await self.login_page(request, "Wrong user name or password.", 401, back)
         self.throttle.succeeded(keys)
         token = self.sessions.open(name)
-        resp = RedirectResponse("/", 303, headers=self._headers())
+        resp = RedirectResponse(back, 303, headers=self._headers())
         secure = self._secure(request)
         resp.set_cookie(COOKIE, token, max_age=int(self.sessions.ttl), httponly=True, samesite="strict",
                         secure=secure, path="/")

@@ -2,7 +2,7 @@
 // adjusted scores; "Move for round N" asks first and can be undone until a result of that round arrives.
 "use strict";
 (() => {
-  const { el, cell, headRow, traveller, placeBoard, connect, notSent } = window.dupview;
+  const { el, cell, headRow, traveller, placeBoard, connect, notSent, toLogin } = window.dupview;
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const $ = (id) => document.getElementById(id);
   const seenLines = new Set();
@@ -163,7 +163,7 @@
   async function post(url, body, answer) {
     const resp = await fetch(url, { method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body) });
-    if (resp.status === 401) { window.location = "/login"; return false; }
+    if (resp.status === 401) { toLogin(); return false; }
     const said = await resp.json();
     answer.textContent = resp.ok ? "Done." : said.error;
     answer.className = resp.ok ? "answer" : "answer refused";

@@ -86,8 +86,10 @@
   // A browser's EventSource tries again by itself after a network error but gives up for good on an
   // answer that is no stream: the dashboard restarted (its logins were in its memory) answers 401, or 404
   // to a table's page opened by a login. A page opened by a login then asks /api/state and goes to the
-  // login page on 401; a stream the browser gave up is opened again 3 s on (docs/competitions.md).
+  // login page on 401, telling it this page (?next=) so the login comes back here; a stream the browser
+  // gave up is opened again 3 s on (docs/competitions.md).
   const stream = document.body.dataset.stream;
+  const toLogin = () => window.location.assign("/login?next=" + encodeURIComponent(window.location.pathname));
   let source = null;
   function open() {
     source = new EventSource(stream);
@@ -98,12 +100,12 @@
       if (!stream.includes("key=")) {
         try {
           const r = await fetch("/api/state", { credentials: "same-origin" });
-          if (r.status === 401) { source.close(); window.location.assign("/login"); return; }
+          if (r.status === 401) { source.close(); toLogin(); return; }
         } catch (e) { /* the server is away: the browser tries again */ }
       }
       if (gaveUp) setTimeout(open, 3000);
     };
-    source.addEventListener("expired", () => { source.close(); window.location.assign("/login"); });
+    source.addEventListener("expired", () => { source.close(); toLogin(); });
     source.onmessage = onView;
   }
   window.cardtableEventSeen = [];   // each view's rounds: drawn and complete (tests read it)
