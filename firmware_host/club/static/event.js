@@ -115,14 +115,15 @@
     draw(view);
   };
   open();
-  // The director's forms (the director's page only): each posts JSON with the login's CSRF token.
+  // The director's forms (the director's page only): each posts JSON with the login's CSRF token; the
+  // promise says whether it was taken.
   const token = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   function post(path, body) {
     const answer = document.getElementById("answer");
-    fetch(path, {method: "POST", credentials: "same-origin", body: JSON.stringify(body),
-                 headers: {"Content-Type": "application/json", "X-CSRF-Token": token}})
-      .then(r => r.json().then(j => { answer.textContent = r.ok ? "Done." : (j.error || "Refused."); }))
-      .catch(() => { answer.textContent = "The server did not answer."; });
+    return fetch(path, {method: "POST", credentials: "same-origin", body: JSON.stringify(body),
+                        headers: {"Content-Type": "application/json", "X-CSRF-Token": token}})
+      .then(r => r.json().then(j => { answer.textContent = r.ok ? "Done." : (j.error || "Refused."); return r.ok; }))
+      .catch(() => { answer.textContent = "The server did not answer."; return false; });
   }
   // a whole number typed is sent as one; anything else is sent as typed, so the refusal quotes it
   function num(v) { const t = String(v).trim(); return t === "" ? undefined : /^[+-]?\d+$/.test(t) ? Number(t) : t; }
@@ -176,7 +177,10 @@
           return;
         }
       }
-      post("/api/event/correct", body);
+      // taken, the form is emptied, as the page first showed it: kept, an award chosen for one board was sent
+      // unseen with the next board's contract (and stood over it); refused, it keeps what was typed
+      // (docs/competitions.md)
+      post("/api/event/correct", body).then(ok => { if (ok) correct.reset(); });
     });
   }
 })();

@@ -61,6 +61,9 @@
                               hand: num($("c-hand").value), facts: facts, why: $("c-why").value})});
       const a = await r.json();
       $("c-said").textContent = r.ok ? "corrected" : (a.error || "refused");
+      // taken, every box goes back to "as taken" (empty): kept, the makers chosen for one hand were changed
+      // again, unseen, by the director's next correction; refused, the form keeps what was typed to fix it
+      if (r.ok) form.reset();
     };
   }
   // a number box: a whole number is sent as one, a box left empty as null (the refusal says "got
