@@ -1,6 +1,7 @@
 """The director's dashboard: a small ASGI app (Starlette) fed by the broker, live over server-sent events.
 
-Routes: ``GET /login`` and ``POST /login`` (form), ``POST /logout``, ``GET /`` (the page), ``GET /events``
+Routes: ``GET /login`` and ``POST /login`` (form; ``?next=PATH``, a path of this server, is where a login
+sends the browser back to, ``web.auth.back_to``), ``POST /logout``, ``GET /`` (the page), ``GET /events``
 (server-sent events: a snapshot, then batches of updates), ``GET /api/state`` (the snapshot as JSON),
 ``GET /api/history?table=id`` (a table's feed entries), ``POST /api/take`` (a director takes a table's
 call: ``{"table": id}``), ``POST /api/ack`` (the director acknowledges a table: the table puts its lamps
@@ -54,7 +55,7 @@ from firmware_host.club.results import ResultError, parse_result
 from firmware_host.club.state import RESULT_PHASES, ClubState
 from firmware_host.table.bridge_choices import ANSWERS
 from firmware_host.web import stream
-from firmware_host.web.auth import Sessions
+from firmware_host.web.auth import Sessions, back_to
 from firmware_host.web.guard import (
     COOKIE,
     DEVICE_COOKIE,
@@ -78,17 +79,6 @@ SESSION_EXPIRY = 24 * 3600  # seconds the broker keeps the dashboard's session (
 def _static(name: str) -> str:
     return resources.files("firmware_host.club").joinpath("static", name).read_text(encoding="utf-8")
 
-
-
-#: the pages a login may send the director back to (the ``next`` of ``/login?next=...``): only these
-#: paths, never a URL given from outside, so a link cannot send her to another site after she logs in.
-RETURN_PAGES = ("/duplicate", "/event", "/euchre")
-
-
-def return_page(value: str | None) -> str:
-    """Where a login goes once the password is right: the page that sent the director to ``/login``
-    (``/duplicate`` after a dashboard restart), when it is one of ``RETURN_PAGES``, else ``/``."""
-    return value if value in RETURN_PAGES else "/"
 
 class Dashboard:
     """The dashboard app and its MQTT subscription.
@@ -271,13 +261,14 @@ class Dashboard:
             return Response("not found", 404)
         return Response(_static(name), media_type=types[name], headers=self._headers())
 
-    async def login_page(self, request: Any, message: str = "", status: int = 200, back: str | None = None) -> Any:
-        """The login form; ``?next=/duplicate`` (or ``back``, a refused attempt's) is carried in the form,
-        so the director comes back to the page that sent her here."""
+    async def login_page(self, request: Any, message: str = "", status: int = 200, back: object = None) -> Any:
+        """The login form; ``?next=PATH`` (or, for a login refused, the form's ``next``) rides along in a
+        hidden field, so the login sends the browser back to the page that lost its login (``back_to``)."""
         note = f'<p class="error">{html.escape(message)}</p>' if message else ""
-        page = return_page(request.query_params.get("next") if back is None else back)
-        hidden = f'<input type="hidden" name="next" value="{page}">' if page != "/" else ""
-        return self._html(_static("login.html").replace("<!--message-->", note).replace("<!--next-->", hidden), status)
+        where = back_to(request.query_params.get("next") if back is None else back)
+        hidden = f'<input type="hidden" name="next" value="{html.escape(where, quote=True)}">' if where != "/" else ""
+        text = _static("login.html").replace("<!--message-->", note).replace("<!--next-->", hidden)
+        return self._html(text, status)
 
     def _secure(self, request: Any) -> bool:
         return self.secure_cookie or request.url.scheme == "https"
@@ -288,11 +279,11 @@ class Dashboard:
         from starlette.responses import RedirectResponse
         body = await request.body()
         if len(body) > MAX_BODY:
-            return await self.login_page(request, "That form was too large.", 413)
+            return await self.login_page(request, "That form was too large.", 413, "/")
         form = urllib.parse.parse_qs(body.decode("utf-8", "replace"))
         name = (form.get("username") or [""])[0][:64]
         password = (form.get("password") or [""])[0]
-        back = return_page((form.get("next") or [""])[0])
+        back = back_to((form.get("next") or [""])[0])
         device = self.devices.check(request.cookies.get(DEVICE_COOKIE), name)
         address = request.client.host if request.client else "?"
         keys = [f"device:{device}"] if device else [f"address:{address}", f"name:{name}"]

@@ -23,6 +23,23 @@ USER_NAME = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 
 
+# a path on this server a login may send the browser back to: one "/", then letters, digits and - _ . ~ % /
+BACK = re.compile(r"/(?![/\\])[A-Za-z0-9_.~%/-]{0,255}")
+
+
+def back_to(path: object) -> str:
+    """Where a login sends the browser once it succeeds: the page that sent it to the login (``/login?next=
+    /euchre``), so a director whose login was lost (a restarted dashboard keeps none) is back on the page he
+    was on, not on the dashboard's page hunting for it. Only a path of this server is followed: anything else
+    (``//evil.example``, ``/\\evil``, ``https://...``, text that is no path, the login itself) gives ``/``, so
+    the login can never be made to send a browser to another site; nor an ``/api/`` path, which is no page
+    (a director would land on JSON)."""
+    if not isinstance(path, str) or not BACK.fullmatch(path) or path in ("/login", "/logout") \
+            or path.startswith("/api/"):
+        return "/"
+    return path
+
+
 class UsersError(ValueError):
     """The users file is unreadable or a line is malformed; the message names the file and line."""
 

@@ -300,6 +300,13 @@ def test_a_fouled_boards_traveller_with_the_longest_lines_wraps_rather_than_over
         room.stop()
 
 
+def _boxes(driver: Any, form_id: str) -> dict[str, str]:
+    """Every box of one of the director's forms as it stands: its name and value (a select's option)."""
+    return dict(driver.execute_script(
+        "return Array.from(document.getElementById(arguments[0]).elements).filter(e => e.name)"
+        ".map(e => [e.name, e.value]);", form_id))
+
+
 def test_the_directors_forms_as_a_director_uses_them(room: Room, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
@@ -333,12 +340,17 @@ def test_the_directors_forms_as_a_director_uses_them(room: Room, tmp_path: Path)
         assert st.entries["1/1 NS/1 EW"].hand and st.entries["1/1 NS/1 EW"].contract == "4S"
         wait.until(lambda d: "entered by hand by director (device failed)" in
                    d.find_element(By.CSS_SELECTOR, 'details.board[data-board="1"]').get_attribute("textContent"))
+        # audit m37: a form taken kept its boxes, so the director's next record carried them again unseen
+        # (/euchre's correction changed the makers a second time); taken, a form is emptied
+        wait.until(lambda d: not any(_boxes(d, "enter").values()), f"the form kept {_boxes(director, 'enter')}")
         # a typo of the director's own is listed apart from the tables' refusals
-        key.clear()
         key.send_keys("1/9NS/9EW")
+        for name, value in (("contract", "4s"), ("tricks", "10"), ("why", "device failed")):
+            enter.find_element(By.NAME, name).send_keys(value)
         enter.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#mine li"))
         assert "pairs 9 NS and 9 EW do not play board 1" in director.find_element(By.ID, "mine").text
+        assert _boxes(director, "enter")["key"] == "1/9NS/9EW"   # refused: kept, to be fixed
         assert director.find_element(By.ID, "refused").text == ""
         # a split assigned score typed as each side's own, labelled so; then the line taken off for the director
         adjust.find_element(By.CSS_SELECTOR, "select[name=kind] option[value=assigned]").click()
@@ -350,12 +362,23 @@ def test_the_directors_forms_as_a_director_uses_them(room: Room, tmp_path: Path)
         wait.until(lambda d: st.entries["2/1 NS/1 EW"].kind == "assigned")
         assert st.entries["2/1 NS/1 EW"].adjusted == ("420", "140")
         wait.until(lambda d: "420/-140" in d.find_element(By.CSS_SELECTOR, 'tr[data-key="2/1 NS/1 EW"]').text)
+        wait.until(lambda d: _boxes(d, "adjust") == {"board": "", "ns": "", "ew": "", "kind": "artificial",
+                                                     "ns_value": "", "ew_value": "", "why": ""},
+                   f"the form kept {_boxes(director, 'adjust')}")
+        assert director.find_element(By.ID, "ew-value-label").text == "East-West: A+, A=, A- or %"
         correct = director.find_element(By.ID, "correct")
-        correct.find_element(By.NAME, "key").clear()
+        emptied = {"key": "", "contract": "", "declarer": "", "lead": "", "tricks": "", "why": "", "then": "replay"}
+        for name, value in (("key", "1/1ns/1ew"), ("tricks", "9"), ("why", "miscounted")):
+            correct.find_element(By.NAME, name).clear()
+            correct.find_element(By.NAME, name).send_keys(value)
+        correct.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait.until(lambda d: st.entries["1/1 NS/1 EW"].tricks == 9)
+        wait.until(lambda d: _boxes(d, "correct") == emptied, f"the form kept {_boxes(director, 'correct')}")
         correct.find_element(By.NAME, "key").send_keys("4/2ns/2ew")
         correct.find_element(By.CSS_SELECTOR, "select[name=then] option[value=director]").click()
         director.find_element(By.ID, "cancel-line").click()
         wait.until(lambda d: "taken off, for you to score: board 4" in d.find_element(By.ID, "progress").text)
+        wait.until(lambda d: _boxes(d, "correct") == emptied, f"the form kept {_boxes(director, 'correct')}")
         # "Move for round 2" asks first; "Not yet" leaves it; the call can be undone
         director.find_element(By.ID, "move").click()
         assert director.find_element(By.ID, "move-question").text == "Call round 2? Every table moves."

@@ -12,7 +12,7 @@ import pytest
 from firmware_host.club.broker import LocalBroker
 from firmware_host.club.dashboard import Dashboard
 from firmware_host.web import throttle as th
-from firmware_host.web.auth import hash_password
+from firmware_host.web.auth import back_to, hash_password
 from firmware_host.web.throttle import Busy, HashPool, Throttle
 
 from .conftest import PASSWORDS, FakeClock, csrf, login
@@ -91,6 +91,28 @@ def test_logout_is_from_our_own_origin_with_the_logins_token(dash: Any) -> None:
     assert client.get("/api/state").status_code == 401
     # without a live login there is nothing to end: back to the login page
     assert client.post("/logout", follow_redirects=False).status_code == 303
+
+
+def test_the_login_sends_the_director_back_to_the_page_that_lost_his_login(dash: Any) -> None:
+    # a page whose login was lost (a restarted dashboard keeps none) sends the browser to /login?next=<its
+    # path>: the director landed on the dashboard's page and had to find his page again (a table's page
+    # opened by the login has no link from there); now the login sends him back, and only to this server
+    _d, client, _clock = dash
+    page = client.get("/login?next=/euchre/table/table-01").text
+    assert '<input type="hidden" name="next" value="/euchre/table/table-01">' in page
+    wrong = client.post("/login", data={"username": "director", "password": "nope", "next": "/event"})
+    assert wrong.status_code == 401 and '<input type="hidden" name="next" value="/event">' in wrong.text
+    r = client.post("/login", data={"username": "director", "password": "right-horse-1", "next": "/duplicate"},
+                    follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/duplicate"
+    for foreign in ("//evil.test/x", "/\\evil.test", "https://evil.test/", "http:/x", "evil", "/login",
+                    "/a b", "/a\n", "/" + "a" * 300, ""):
+        r = client.post("/login", data={"username": "director", "password": "right-horse-1", "next": foreign},
+                        follow_redirects=False)
+        assert r.headers["location"] == "/", foreign
+        assert back_to(foreign) == "/"
+        assert 'name="next"' not in client.get("/login", params={"next": foreign}).text
+    assert back_to(None) == "/" and back_to("/event/table/t%20a") == "/event/table/t%20a"
 
 
 def test_login_cookies_are_secure_over_https(broker: LocalBroker) -> None:

@@ -3,7 +3,9 @@ again): a pairs session's /duplicate, an event's /event, a euchre night's /euchr
 dashboard's memory, so the restarted dashboard answers a page's stream 401; a browser's EventSource gives
 up for good on such an answer, and the page sat on "reconnecting" with what it showed before the
 restart, for as long as it stayed open. It now goes to the login page, as the dashboard's own page does,
-and once logged in the director sees the session as it stands."""
+and once logged in the director is back on that page (not on the dashboard's, hunting for it) and sees
+the session as it stands. A table's page the director opened with his login (no key) does the same: the
+event's and the euchre night's (a pairs session's table page is opened by its key alone)."""
 
 from __future__ import annotations
 
@@ -88,8 +90,10 @@ def _stop(server: Any, thread: threading.Thread, close: Callable[[], None]) -> N
     close()
 
 
-@pytest.mark.parametrize("kind", sorted(KINDS))
-def test_the_directors_page_asks_for_a_login_after_the_dashboard_restarts(tmp_path: Path, kind: str) -> None:
+@pytest.mark.parametrize(("kind", "page"), [(k, k) for k in sorted(KINDS)] + [
+    ("event", "event/table/t-a"), ("euchre", "euchre/table/table-01")])
+def test_the_directors_page_asks_for_a_login_after_the_dashboard_restarts(tmp_path: Path, kind: str,
+                                                                          page: str) -> None:
     _need("mosquitto", "mosquitto")
     if missing():
         pytest.skip(missing())
@@ -105,19 +109,17 @@ def test_the_directors_page_asks_for_a_login_after_the_dashboard_restarts(tmp_pa
     try:
         browser_login(driver, url)
         WebDriverWait(driver, 20).until(lambda d: "/login" not in d.current_url)
-        driver.get(url + kind)
+        driver.get(url + page)
         WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "conn").text == "live")
         _stop(server, thread, close)                                   # the dashboard goes down ...
         server, thread, close = _serve(broker, tmp_path, kind, True, port)  # ... and back: every login gone
-        WebDriverWait(driver, 30).until(lambda d: d.current_url.split("?")[0].endswith("/login"),
-                                        f"the {kind} page stayed on {driver.current_url}")
-        # logged in on the page the restart sent it to, the director is back on the session's page (it once
-        # landed on the dashboard's own page: audit m34)
-        driver.find_element(By.ID, "username").send_keys("director")
+        WebDriverWait(driver, 30).until(lambda d: "/login" in d.current_url,
+                                        f"the {page} page stayed on {driver.current_url}")
+        driver.find_element(By.ID, "username").send_keys("director")    # the login page it was sent to
         driver.find_element(By.ID, "password").send_keys("table-talk-1")
         driver.find_element(By.ID, "login").click()
-        WebDriverWait(driver, 20).until(lambda d: d.current_url == url + kind,
-                                        f"after the login the browser is on {driver.current_url}, not {url + kind}")
+        WebDriverWait(driver, 20).until(lambda d: "/login" not in d.current_url)
+        assert driver.current_url == url + page, f"the login sent the director to {driver.current_url}"
         WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "conn").text == "live")
     finally:
         driver.quit()

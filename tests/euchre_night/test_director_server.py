@@ -118,6 +118,13 @@ def _text(driver: Any, element_id: str) -> str:
         f"const e = document.getElementById({element_id!r}); return e ? e.textContent : '';"))
 
 
+def _boxes(driver: Any) -> dict[str, str]:
+    """Every box of the director's "Correct a hand" form as it stands: its name and value."""
+    return dict(driver.execute_script(
+        "return Array.from(document.getElementById('correct').elements).filter(e => e.name)"
+        ".map(e => [e.name, e.value]);"))
+
+
 def test_the_standings_change_on_the_director_s_and_a_table_s_page(club: Club) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -160,15 +167,21 @@ def test_the_standings_change_on_the_director_s_and_a_table_s_page(club: Club) -
                 director.find_element(By.ID, field).send_keys(value)
             director.find_element(By.ID, "c-send").click()           # no reason: refused, said on the page
             WebDriverWait(director, 30).until(lambda d: "a correction says why" in _text(d, "c-said"))
+            assert _boxes(director)["tricks"] == "2"                  # refused: kept, to be fixed
             director.find_element(By.ID, "c-why").send_keys("the makers took two tricks")
             director.find_element(By.ID, "c-send").click()           # a correction, from the page
             WebDriverWait(director, 30).until(lambda d: _text(d, "c-said") == "corrected")
             assert club.session.night.hands[(1, 1, 1)].body["tricks"] == 2
+            # audit m37: taken, the form kept its choices, so the director's next correction changed the same
+            # facts again unseen (an audit changed the makers without meaning to); now every box is back to
+            # "as taken" (empty), a penalty's side to its first option
+            WebDriverWait(director, 30).until(
+                lambda d: all(v == "" for k, v in _boxes(d).items() if not k.startswith("pen-side")),
+                f"the form kept {_boxes(director)}")
             # the rest of what a correction can change, from the form: hand 2 was North's lone march, on
             # which East-West reneged (law 63: 5 points in a lone hand); nobody is void
-            for field in ("c-hand", "c-tricks", "c-why"):
-                director.find_element(By.ID, field).clear()
-            for field, value in (("c-hand", "2"), ("c-tricks", "5"), ("c-pen-points-1", "5"),
+            for field, value in (("c-table", "table-01"), ("c-round", "1"), ("c-hand", "2"), ("c-tricks", "5"),
+                                 ("c-pen-points-1", "5"),
                                  ("c-why", "North played alone; East reneged")):
                 director.find_element(By.ID, field).send_keys(value)
             Select(director.find_element(By.ID, "c-alone")).select_by_value("N")

@@ -49,6 +49,13 @@ def _send(driver: Any, form_id: str, fields: dict[str, str]) -> str:
     return _text(driver, "answer")
 
 
+def _values(driver: Any, form_id: str) -> dict[str, str]:
+    """Every box of a form as it stands: its name and value (a select's chosen option)."""
+    return dict(driver.execute_script(
+        "return Array.from(document.getElementById(arguments[0]).elements).filter(e => e.name)"
+        ".map(e => [e.name, e.value]);", form_id))
+
+
 def test_a_blank_or_mistyped_box_is_refused_naming_it_and_quoting_what_was_typed(club: Club) -> None:  # noqa: F811
     from tests.browser import missing
 
@@ -68,12 +75,14 @@ def test_a_blank_or_mistyped_box_is_refused_naming_it_and_quoting_what_was_typed
             assert said == "a result's table is a whole number from 1, got table-02"
             said = _send(director, "correct-form", {**where, "contract": "4S", "declarer": "N", "tricks": "ten"})
             assert said == "round 1, table 1, board 1: tricks is a whole number, got ten"
+            assert _values(director, "correct-form")["tricks"] == "ten"    # refused: kept, to be fixed
             said = _send(director, "names-form", {"competitor": "two", "name": "Hearts"})
             assert said == "competitor is a number from 1 to 4, got two"
             assert (1, 1, 1) not in club.session.event.results
             # audit m9: a form the browser keeps back (its required Why empty) left the last form's reason
             # under it ("competitor is a number from 1 to 4, got two"), as if this form had been refused so
             from selenium.webdriver.common.by import By
+            from selenium.webdriver.support.ui import WebDriverWait
             form = director.find_element(By.ID, "correct-form")
             for name, value in {**where, "why": "", "contract": "4S", "declarer": "N", "tricks": "10"}.items():
                 form.find_element(By.NAME, name).clear()
@@ -82,6 +91,10 @@ def test_a_blank_or_mistyped_box_is_refused_naming_it_and_quoting_what_was_typed
             assert _text(director, "answer").startswith("Not sent: Why: "), _text(director, "answer")
             said = _send(director, "correct-form", {**where, "contract": "pass", "declarer": "N"})
             assert said == "Done." and club.session.event.results[(1, 1, 1)].contract == "Pass"
+            # audit m37: taken, the form kept its boxes, so the next correction sent them again unseen (an
+            # award chosen for one board stood over the next board's contract); now it is emptied
+            WebDriverWait(director, 60).until(lambda d: not any(_values(d, "correct-form").values()),
+                                              f"the form kept {_values(director, 'correct-form')}")
         finally:
             director.quit()
 

@@ -2,7 +2,7 @@
 // adjusted scores; "Move for round N" asks first and can be undone until a result of that round arrives.
 "use strict";
 (() => {
-  const { el, cell, headRow, traveller, placeBoard, connect, notSent } = window.dupview;
+  const { el, cell, headRow, traveller, placeBoard, connect, notSent, toLogin } = window.dupview;
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const $ = (id) => document.getElementById(id);
   const seenLines = new Set();
@@ -162,7 +162,7 @@
   async function post(url, body, answer) {
     const resp = await fetch(url, { method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body) });
-    if (resp.status === 401) { window.location = "/login?next=/duplicate"; return false; }
+    if (resp.status === 401) { toLogin(); return false; }
     const said = await resp.json();
     answer.textContent = resp.ok ? "Done." : said.error;
     answer.className = resp.ok ? "answer" : "answer refused";
@@ -189,9 +189,17 @@
     for (const n of names) if (f.get(n) !== null && f.get(n) !== "") body[n] = f.get(n);
     return body;
   }
+  // A form that changes a result (enter, correct or take off, adjust) is emptied once the session took it, as
+  // the page first showed it: kept, what was chosen for one line (a declarer, a contract, a reason) went
+  // unseen into the director's next record. A refused form keeps what was typed, so he can fix it
+  // (docs/session.md, "The director's forms").
+  function emptiedIfTaken(form) {
+    return (ok) => { if (ok) { form.reset(); kindWords(); } };
+  }
   $("enter").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    post("/api/duplicate/enter", fields(ev.target, ["key", "contract", "declarer", "lead", "tricks", "why"]), $("entry-answer"));
+    post("/api/duplicate/enter", fields(ev.target, ["key", "contract", "declarer", "lead", "tricks", "why"]), $("entry-answer"))
+      .then(emptiedIfTaken(ev.target));
   });
   function kindWords() {
     const assigned = $("adjust").elements.kind.value === "assigned";
@@ -208,14 +216,14 @@
     const body = { board: Number(f.get("board")), ns: f.get("ns"), ew: f.get("ew"), kind: f.get("kind"), why: f.get("why") };
     if (body.kind === "assigned") { body.ns_own = f.get("ns_value"); body.ew_own = f.get("ew_value"); }
     else { body.ns_value = f.get("ns_value"); body.ew_value = f.get("ew_value"); }
-    post("/api/duplicate/adjust", body, $("entry-answer"));
+    post("/api/duplicate/adjust", body, $("entry-answer")).then(emptiedIfTaken(ev.target));
   });
   $("correct").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const body = fields(ev.target, ["key", "contract", "declarer", "lead", "why"]);
     const t = new FormData(ev.target).get("tricks");
     if (t !== "") body.tricks = Number(t);
-    post("/api/duplicate/correct", body, $("entry-answer"));
+    post("/api/duplicate/correct", body, $("entry-answer")).then(emptiedIfTaken(ev.target));
   });
   $("players").addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -226,7 +234,8 @@
     post("/api/duplicate/players", body, $("entry-answer"));
   });
   $("cancel-line").addEventListener("click", () => {
-    post("/api/duplicate/cancel", fields($("correct"), ["key", "why", "then"]), $("entry-answer"));
+    post("/api/duplicate/cancel", fields($("correct"), ["key", "why", "then"]), $("entry-answer"))
+      .then(emptiedIfTaken($("correct")));
   });
   $("regroup").addEventListener("submit", (ev) => {
     ev.preventDefault();

@@ -125,21 +125,23 @@ window.dupview = (() => {
   // answer that is not the stream: a dashboard restarted (its logins were in its memory) answers the
   // director's stream 401, a proxy 502 while the dashboard starts. So on an error the director's page
   // asks loginUrl (a state that needs the login) and goes to the login page on 401, as the dashboard's
-  // own page does; and a stream the browser gave up is opened again, 3 s on.
+  // own page does; and a stream the browser gave up is opened again, 3 s on. The login page is told this
+  // page (?next=), so the director logs in and is back here, not on the dashboard's page.
+  function toLogin() { window.location = "/login?next=" + encodeURIComponent(window.location.pathname); }
   function connect(url, apply, connEl, loginUrl) {
     let es = null;
     function open() {
       es = new EventSource(url);
       es.onopen = () => { connEl.textContent = "live"; connEl.className = "conn live"; };
       es.onmessage = (ev) => apply(JSON.parse(ev.data));
-      es.addEventListener("expired", () => { window.location = "/login?next=" + encodeURIComponent(location.pathname); });
+      es.addEventListener("expired", toLogin);
       es.onerror = async () => {
         connEl.textContent = "reconnecting"; connEl.className = "conn down";
         const gaveUp = es.readyState === EventSource.CLOSED;
         if (loginUrl) {
           try {
             const r = await fetch(loginUrl, { credentials: "same-origin" });
-            if (r.status === 401) { es.close(); window.location = "/login?next=" + encodeURIComponent(location.pathname); return; }
+            if (r.status === 401) { es.close(); toLogin(); return; }
           } catch (e) { /* the server is away: the browser tries again */ }
         }
         if (gaveUp) setTimeout(open, 3000);
@@ -155,5 +157,5 @@ window.dupview = (() => {
       answer.hidden = false;
     });
   }
-  return { el, cell, headRow, traveller, placeBoard, connect, notSent };
+  return { el, cell, headRow, traveller, placeBoard, connect, notSent, toLogin };
 })();

@@ -86,8 +86,10 @@
   // A browser's EventSource tries again by itself after a network error but gives up for good on an
   // answer that is no stream: the dashboard restarted (its logins were in its memory) answers 401, or 404
   // to a table's page opened by a login. A page opened by a login then asks /api/state and goes to the
-  // login page on 401; a stream the browser gave up is opened again 3 s on (docs/competitions.md).
+  // login page on 401, telling it this page (?next=) so the login comes back here; a stream the browser
+  // gave up is opened again 3 s on (docs/competitions.md).
   const stream = document.body.dataset.stream;
+  const toLogin = () => window.location.assign("/login?next=" + encodeURIComponent(window.location.pathname));
   let source = null;
   function open() {
     source = new EventSource(stream);
@@ -98,12 +100,12 @@
       if (!stream.includes("key=")) {
         try {
           const r = await fetch("/api/state", { credentials: "same-origin" });
-          if (r.status === 401) { source.close(); window.location.assign("/login?next=/event"); return; }
+          if (r.status === 401) { source.close(); toLogin(); return; }
         } catch (e) { /* the server is away: the browser tries again */ }
       }
       if (gaveUp) setTimeout(open, 3000);
     };
-    source.addEventListener("expired", () => { source.close(); window.location.assign("/login?next=/event"); });
+    source.addEventListener("expired", () => { source.close(); toLogin(); });
     source.onmessage = onView;
   }
   window.cardtableEventSeen = [];   // each view's rounds: drawn and complete (tests read it)
@@ -113,14 +115,15 @@
     draw(view);
   };
   open();
-  // The director's forms (the director's page only): each posts JSON with the login's CSRF token.
+  // The director's forms (the director's page only): each posts JSON with the login's CSRF token; the
+  // promise says whether it was taken.
   const token = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   function post(path, body) {
     const answer = document.getElementById("answer");
-    fetch(path, {method: "POST", credentials: "same-origin", body: JSON.stringify(body),
-                 headers: {"Content-Type": "application/json", "X-CSRF-Token": token}})
-      .then(r => r.json().then(j => { answer.textContent = r.ok ? "Done." : (j.error || "Refused."); }))
-      .catch(() => { answer.textContent = "The server did not answer."; });
+    return fetch(path, {method: "POST", credentials: "same-origin", body: JSON.stringify(body),
+                        headers: {"Content-Type": "application/json", "X-CSRF-Token": token}})
+      .then(r => r.json().then(j => { answer.textContent = r.ok ? "Done." : (j.error || "Refused."); return r.ok; }))
+      .catch(() => { answer.textContent = "The server did not answer."; return false; });
   }
   // a whole number typed is sent as one; anything else is sent as typed, so the refusal quotes it
   function num(v) { const t = String(v).trim(); return t === "" ? undefined : /^[+-]?\d+$/.test(t) ? Number(t) : t; }
@@ -174,7 +177,10 @@
           return;
         }
       }
-      post("/api/event/correct", body);
+      // taken, the form is emptied, as the page first showed it: kept, an award chosen for one board was sent
+      // unseen with the next board's contract (and stood over it); refused, it keeps what was typed
+      // (docs/competitions.md)
+      post("/api/event/correct", body).then(ok => { if (ok) correct.reset(); });
     });
   }
 })();

@@ -13,7 +13,9 @@
   // A browser's EventSource tries again by itself after a network error but gives up for good on an
   // answer that is no stream: the dashboard restarted (its logins were in its memory) answers 401, or 404
   // to a table's page opened by a login. A page opened by a login then asks /api/state and goes to the
-  // login page on 401; a stream the browser gave up is opened again 3 s on (docs/euchre.md).
+  // login page on 401, telling it this page (?next=) so the login comes back here; a stream the browser
+  // gave up is opened again 3 s on (docs/euchre.md).
+  const toLogin = () => { location.href = "/login?next=" + encodeURIComponent(location.pathname); };
   function open() {
     const es = new EventSource(body.dataset.stream);
     es.onopen = () => { $("conn").textContent = "live"; };
@@ -23,13 +25,13 @@
       if (!body.dataset.stream.includes("key=")) {
         try {
           const r = await fetch("/api/state", { credentials: "same-origin" });
-          if (r.status === 401) { es.close(); location.href = "/login?next=/euchre"; return; }
+          if (r.status === 401) { es.close(); toLogin(); return; }
         } catch (e) { /* the server is away: the browser tries again */ }
       }
       if (gaveUp) setTimeout(open, 3000);
     };
     es.onmessage = m => draw(JSON.parse(m.data));
-    es.addEventListener("expired", () => { es.close(); location.href = "/login?next=/euchre"; });
+    es.addEventListener("expired", () => { es.close(); toLogin(); });
   }
   open();
   const form = $("correct");
@@ -59,6 +61,9 @@
                               hand: num($("c-hand").value), facts: facts, why: $("c-why").value})});
       const a = await r.json();
       $("c-said").textContent = r.ok ? "corrected" : (a.error || "refused");
+      // taken, every box goes back to "as taken" (empty): kept, the makers chosen for one hand were changed
+      // again, unseen, by the director's next correction; refused, the form keeps what was typed to fix it
+      if (r.ok) form.reset();
     };
   }
   // a number box: a whole number is sent as one, a box left empty as null (the refusal says "got
