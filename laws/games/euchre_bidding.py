@@ -159,9 +159,11 @@ def register_discard(reg: Registry) -> None:
     @reg.clause("EU-86", "laws 86-89 (the discard)", "discard")
     def discard(c: Clause, s: TableState, e: CardDiscarded) -> Ruling | list[Ruling] | None:
         """The dealer's discard: final once made (86), open to exchange after an early lead (87), never
-        the trump card (88); an early lead against a lone third hand gives the lone player a demand (89)."""
+        the trump card (88); an early lead against a lone third hand gives the lone player a demand (89).
+        Only a dealer who took the turned card up discards: an entry by another seat, or when the card was
+        turned down and trump named, is not ruled and not kept (docs/events.md, ``discard``)."""
         d = s.deal
-        if d is None or d.void or d.trump_card is None or e.seat != d.dealer:
+        if d is None or d.void or d.trump_card is None or e.seat != d.dealer or not d.taken_up:
             return None
         d.discards += 1
         if d.discards == 1 and d.played[d.dealer] and d.taken_up:

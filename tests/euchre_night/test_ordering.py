@@ -188,3 +188,21 @@ def test_seatings_reach_the_broker_in_the_order_they_were_made(tmp_path: Path) -
     last = [body for topic, body in sent if topic == TOPICS.seating("table-01")][-1]
     assert last["called"] is True, sent
     s.close()
+
+
+def test_a_table_not_of_the_night_is_refused_and_noted_but_never_answered(tmp_path: Path) -> None:
+    """docs/euchre.md, "Checks": the night writes no seating for a club table it does not use, so its hand
+    is refused and journaled as a note, and nothing is published on its topic (as a pairs session and an
+    event treat a table not theirs, docs/mqtt.md and docs/competitions.md)."""
+    s = NightSession.create(tmp_path / "n", setup())
+    desk = NightDesk(s)
+    published: list[str] = []
+    desk.connect(lambda topic, body, retain: published.append(topic))
+    stranger = dict(hand(s.night, 1, 1), table="table-09")
+    desk.offer(TOPICS.table("table-09", "hand"), message(stranger, 4).payload)
+    assert desk.step() is True
+    notes = [r.body["refused"] for r in s.journal.rows() if r.kind == "note" and "refused" in r.body]
+    assert [n["why"] for n in notes] == ["a hand from table 'table-09', which is not one of this night's tables"]
+    assert published == [] and "table-09" not in s.answers
+    assert desk.view[1]["refused"] == 0                  # nor counted on the director's page
+    s.close()

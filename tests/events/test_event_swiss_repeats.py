@@ -130,3 +130,14 @@ def test_the_director_s_and_the_table_s_page_say_which_match_is_a_repeat() -> No
     assert "<li>1 v 2<ul>" in director and "<li>3 v 4 (repeat)<ul>" in director and "<li>5 v 6<ul>" in director
     assert "A repeat: these two have met before" in _page(table_view(state, tables, "t-3"))    # match 2
     assert "repeat" not in _page(table_view(state, tables, "t-1"))
+
+
+def test_the_table_pages_repeat_sentence_is_the_one_the_document_quotes() -> None:
+    """docs/competitions.md quotes the sentence a table's page (``club/static/event.js``) shows for a
+    repeated match: an outside tester matches it word for word, so the quote is the whole sentence."""
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "firmware_host/club/static/event.js").read_text(encoding="utf-8")
+    shown = page.split('<p id="repeat">', 1)[1].split("</p>", 1)[0]
+    doc = " ".join((root / "docs/competitions.md").read_text(encoding="utf-8").split())
+    quoted = [q.split("`", 1)[0] for q in doc.split("`A repeat: ")[1:]]
+    assert quoted and all("A repeat: " + q == shown for q in quoted), (shown, quoted)

@@ -133,6 +133,22 @@ def test_EU_88_the_trump_card_may_not_be_discarded() -> None:
     assert said(eng.feed(E("discard", seat="N", card="QS"))) == [("attention", "EU-88")]
 
 
+def test_a_discard_when_the_dealer_took_up_no_card_is_not_ruled() -> None:
+    """docs/events.md, ``discard``: a discard by another seat, or when the dealer took up no card, is not
+    ruled. The turned QS was turned down and hearts named, so North holds his five cards and discards
+    nothing; a ``discard`` entered all the same was ruled as if he had taken the queen up (law 88 called the
+    turned-down queen "the trump card", law 86 called a card not his, or a second entry, a changed discard)
+    and was kept as his discard, so his playing that card later was noted as playing his discard."""
+    for cards in (["QS"], ["7C"], ["TH", "JH"]):
+        eng = LawEngine("euchre")
+        eng.state.next_dealer = N
+        assert eng.feed_all(euchre_known_deal(N, HANDS, "QS") + [E("trump_made", seat="E", suit="H")]) == []
+        for card in cards:
+            assert eng.feed(E("discard", seat="N", card=card)) == [], card
+        assert eng.state.deal.discarded is None  # type: ignore[union-attr]
+    assert play(eng, "E:AC", "S:7C", "W:AD") == [] and play(eng, "N:TH") == []   # his own card, never a discard
+
+
 def test_EU_89_lone_third_hand_may_require_the_dealers_highest() -> None:
     eng = taken_up(maker="W", alone=True)                     # West (third hand) alone; East sits out
     assert play(eng, "S:8S") == []                            # South (second hand) leads at once
