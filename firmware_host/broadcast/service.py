@@ -33,15 +33,12 @@ from typing import Any
 
 from firmware_host.broadcast.live import Publication, Releaser
 from firmware_host.broadcast.received import Received
+from firmware_host.wire.duplicate import BROKER_PACKET, seating_room
 from firmware_host.wire.subscribed import stop_loop, track_connected
 from firmware_host.wire.topics import BROADCAST_USER
 
 log = logging.getLogger(__name__)
 SESSION_EXPIRY = 24 * 3600   # seconds the broker keeps the broadcast's session, queueing the tables' play
-# The club broker's packet limit (docs/mqtt.md): a larger publication would make Mosquitto disconnect this
-# login, and paho would send it again at every reconnect, so no spectator would see anything again.
-MAX_PACKET = 65536
-PACKET_OVERHEAD = 64   # a PUBLISH's fixed header, topic length, packet id and properties, with room
 
 
 class BroadcastService:
@@ -214,11 +211,14 @@ class BroadcastService:
             latest.pop(topic, None)
             latest[topic] = payload
         for topic, payload in latest.items():
-            size = len(topic.encode()) + len(payload.encode() if isinstance(payload, str) else payload)
-            if size + PACKET_OVERHEAD > MAX_PACKET:
+            # over the club broker's packet (``wire.duplicate.seating_room``, docs/mqtt.md), Mosquitto would
+            # disconnect this login and paho send it again at every reconnect: no spectator would see anything
+            size = len(payload.encode() if isinstance(payload, str) else payload)
+            if size > seating_room(topic):
                 self.oversize += 1
-                log.warning("broadcast: %s not published: %d bytes, over the broker's %d-byte packet (%d so far)",
-                            topic[:200], size, MAX_PACKET, self.oversize)
+                log.warning("broadcast: %s not published: %d bytes, over the %d the broker's %d-byte packet "
+                            "leaves it (%d so far)", topic[:200], size, seating_room(topic), BROKER_PACKET,
+                            self.oversize)
                 continue
             self.client.publish(topic, payload, qos=1, retain=True)
             self.published += 1
