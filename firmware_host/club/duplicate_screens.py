@@ -55,8 +55,13 @@ def _static(name: str) -> str:
 
 
 def _line(rec: dict[str, Any]) -> str:
-    """The traveller line a record names ("5/3 NS/4 EW"), or ""."""
-    return str(rec.get("key") or (f"{rec['board']}/{rec['ns']}/{rec['ew']}" if rec.get("type") == "result" else ""))
+    """The traveller line a record names ("5/3 NS/4 EW"), or "" (a result and an adjusted score name it by
+    board and pairs, the other forms by their ``key``)."""
+    if rec.get("key"):
+        return str(rec["key"])
+    if rec.get("type") not in ("result", "adjust") or not all(rec.get(k) for k in ("board", "ns", "ew")):
+        return ""
+    return f"{rec['board']}/{rec['ns']}/{rec['ew']}"
 
 
 class _Client:

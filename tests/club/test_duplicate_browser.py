@@ -180,7 +180,8 @@ def test_the_director_and_a_table_see_the_session_at_every_width(club: Club, tmp
             form.find_element(By.NAME, name).send_keys(value)
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         wait.until(lambda d: d.find_element(By.ID, "entry-answer").text != "")
-        assert director.find_element(By.ID, "entry-answer").text == "Done.", director.find_element(By.ID, "entry-answer").text
+        assert director.find_element(By.ID, "entry-answer").text == "Done: line 3/1 NS/3 EW.", \
+            director.find_element(By.ID, "entry-answer").text
         assert club.desk.session.state.entries["3/1 NS/3 EW"].kind == "artificial"
         ARTIFACTS.mkdir(exist_ok=True)
         for width in WIDTHS:

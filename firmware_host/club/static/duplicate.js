@@ -164,7 +164,11 @@
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body) });
     if (resp.status === 401) { toLogin(); return false; }
     const said = await resp.json();
-    answer.textContent = resp.ok ? "Done." : said.error;
+    // a form taken names the line it changed, as the session journaled it (the form is emptied: the director
+    // sees which line his typing became); the round call and the Players form name none
+    const line = resp.ok && said.key ? " line " + said.key : "";
+    answer.textContent = !resp.ok ? said.error
+      : said.already ? "Already in, as entered:" + line + "." : line ? "Done:" + line + "." : "Done.";
     answer.className = resp.ok ? "answer" : "answer refused";
     return resp.ok;
   }
