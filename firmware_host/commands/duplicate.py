@@ -211,7 +211,12 @@ def _open(args: argparse.Namespace) -> int:
         print(line)
     for tid in setup.tables:
         print(f"{tid}: table {setup.tables[tid]}, page /duplicate/table/{tid}?key={desk.table_key(tid)}")
-    print(f"session in {session.journal.path}; run it with: cardtable club dashboard ... --session {args.dir}")
+    # the options the dashboard cannot start without, named (a bare "..." sent the director to --help; the
+    # broker's address only where it is not this machine's 1883, as docs/session.md's commands say)
+    print(f"session in {session.journal.path}; run it live with: cardtable club dashboard --users USERS "
+          f"--mqtt-password-file FILE --session {args.dir} (USERS: the directors' logins, `cardtable club adduser`; "
+          "FILE: the dashboard's broker password; --broker-host/--broker-port where the broker is not this "
+          "machine's port 1883)")
     session.close()
     return 0
 

@@ -49,6 +49,24 @@ def test_open_show_and_export_a_session(tmp_path: Path, records: Path, capsys: p
     assert (tmp_path / "r.xml").read_bytes().startswith(b"<?xml")
 
 
+def test_open_prints_a_dashboard_command_that_names_what_the_dashboard_cannot_start_without(
+        tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It said `run it with: cardtable club dashboard ... --session DIR`: the dots hid the two options the
+    dashboard refuses to start without (its users file and its broker password). The command printed, with
+    its two placeholders filled, is one the dashboard's own parser takes."""
+    from firmware_host.cli import build_parser
+
+    rc, out, err = _run(["duplicate", "open", "--dir", str(tmp_path / "s"), "--hand-records", str(records),
+                         "--pairs", "8", "--movement", "mitchell", "--boards-per-round", "2"], capsys)
+    assert rc == 0, err
+    said = re.search(r"run it live with: (cardtable club dashboard [^(]*?) \(", out)
+    assert said, out
+    argv = said.group(1).replace("USERS", "u.txt").replace("FILE", "pw.txt").split()[1:]
+    args = build_parser().parse_args(argv)
+    assert (args.users, args.mqtt_password_file, args.session) == ("u.txt", "pw.txt", str(tmp_path / "s"))
+    assert "--broker-host" in out and "cardtable club adduser" in out
+
+
 @pytest.mark.parametrize(("extra", "words"), [
     (["--movement", "howell", "--tables", "4", "--pairs", "9"], "Howell, 4 tables seats 8 pairs (8 seats at 4 tables), not 9"),
     (["--movement", "mitchell", "--pairs", "20"], "plays boards 1-20 but the hand records have no boards 9-20"),
