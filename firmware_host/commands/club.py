@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     b.add_argument("--port", type=port, default=1883)
     b.add_argument("--bind", default="127.0.0.1", help="address to listen on (the club's LAN address)")
     b.add_argument("--table", action="append", default=[], metavar="ID", help="a table id (repeatable)")
-    b.add_argument("--tables", type=int, default=0, help="or: N tables named table-01 ...")
+    b.add_argument("--tables", type=int, default=None, help="or: N tables named table-01 ...")
     b.add_argument("--viewer", action="append", default=[], metavar="NAME",
                    help="a login of its own with a spectator's rights, for a program that reads the broadcast "
                         "(a vugraph relay, a second page): 'spectator' is the spectators' page's (repeatable)")
@@ -127,7 +127,7 @@ def _broker(args: argparse.Namespace) -> int:
     from firmware_host.tablelink.checks import TABLE_ID
     from firmware_host.wire.topics import BROADCAST_USER, RESERVED_IDS, SPECTATOR_USER
 
-    if args.tables and not 1 <= args.tables <= 500:   # 99999999999 made a password file a table, for ever
+    if args.tables is not None and not 1 <= args.tables <= 500:   # 0 was "none given"; 99999999999 made a password file a table, for ever
         print(f"club broker: --tables {args.tables}: 1 to 500 tables named table-01 ... (or name each with "
               "--table ID)", file=sys.stderr)
         return 2

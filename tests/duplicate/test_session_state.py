@@ -88,6 +88,23 @@ def test_the_same_message_again_is_a_repeat_not_a_second_result() -> None:
     assert st.check(resent) == "repeat"
 
 
+def test_the_result_taken_resent_after_the_directors_correction_is_a_repeat_not_a_second_result() -> None:
+    """p6: a table resent its result (its 3 s timer, a new journal row) while the director corrected the
+    line; the resend was refused as "a second result for board 1 and pair 1 NS (the first came from table 1
+    in round 1)", and the table showed its players that refusal of their own result. The session took that
+    result from that table: the resend is a repeat (docs/mqtt.md), and the correction stands."""
+    setup, st = _state()
+    rec = {**result(setup, 1, 1, 1, random.Random(1)), "contract": "3NT", "declarer": "N", "tricks": 9,
+           "lead": None, "play": [], "verified": False, "foul": None}
+    st.apply(rec)
+    key = next(iter(st.entries))
+    st.apply({"type": "correct", "key": key, "tricks": 10, "by": "director", "why": "scorer's slip"})
+    assert st.check(dict(rec, source="table-01:9999")) == "repeat"
+    assert st.entries[key].tricks == 10
+    other = dict(rec, source="table-01:9998", tricks=8)     # another result still is a second result
+    assert "a second result for board 1" in st.check(other)
+
+
 def test_an_adjusted_score_on_a_board_the_pairs_do_not_play_is_refused() -> None:
     _setup, st = _state()
     _refused(st, {"type": "adjust", "board": 3, "ns": "1 NS", "ew": "1 EW", "kind": "artificial",

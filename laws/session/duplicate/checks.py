@@ -130,7 +130,7 @@ def _check_result(st: SessionState, rec: Mapping[str, Any]) -> str:
                 return "repeat"
             if e.hand and e.key == key and held is None:
                 break   # held beside the hand-entered line for the director to choose (never both scored)
-            if not e.hand and _same(e, rec):
+            if not e.hand and (_same(e, rec) or _same_as_taken(st, e, rec)):
                 return "repeat"
             return (f"{where}: a second result for board {rec['board']} and pair {label(p)} (the first came "
                     f"from table {e.table} in round {e.round})")
@@ -160,6 +160,14 @@ def _same(e: Any, rec: Mapping[str, Any]) -> bool:
     """The same result from the same table (a resend under a new seq)."""
     return bool(e.club_table == rec.get("table") and (e.contract, e.declarer or None, e.tricks, e.lead or None) == (
         contract_code(rec.get("contract")), rec.get("declarer") or None, rec.get("tricks"), rec.get("lead") or None))
+
+
+def _same_as_taken(st: SessionState, e: Any, rec: Mapping[str, Any]) -> bool:
+    """The result the session took from this table, sent again after the director corrected the line:
+    ``_same`` compares with the line as corrected, so a resend on the table's timer, crossing the
+    correction, was refused as a second result and the players were shown that refusal of their own
+    result. The correction stands; the resend changes nothing."""
+    return bool(e.source and e.club_table == rec.get("table") and st.sources.get(e.source) == result_content(rec))
 
 
 def _check_score(st: SessionState, where: str, rec: Mapping[str, Any]) -> str:
