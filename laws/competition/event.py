@@ -264,8 +264,9 @@ class EventState:
         r = result.round
         if r not in self.draws:
             return f"round {r} is not drawn yet (the event is in round {self.current})"
-        if self.complete(r) and (r, result.table, result.board) not in self.results:
-            return f"round {r} is complete"
+        # where the result would go is checked before whether the round is over, so a table or board the
+        # round never had is named as such, not as "round 1 is complete" (which sent a director correcting
+        # a board of a finished round to look for a rule against late corrections)
         d = self.draws[r]
         if not any(t.table == result.table for t in d.tables):
             return f"round {r} has no table {result.table} (it has {len(d.tables)})"
@@ -273,6 +274,8 @@ class EventState:
         if result.board not in boards:
             return (f"board {result.board} is not played at table {result.table} in round {r} "
                     f"(boards {boards[0]}-{boards[-1]})")
+        if self.complete(r) and (r, result.table, result.board) not in self.results:
+            return f"round {r} is complete"
         taken = self.results.get((r, result.table, result.board))
         if taken is not None and taken != result:
             return (f"round {r}, table {result.table}: board {result.board} already has a result "

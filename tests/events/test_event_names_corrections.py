@@ -258,3 +258,25 @@ def test_a_correction_with_a_blank_or_mistyped_box_is_refused_quoting_what_was_t
         assert session.event.results[(1, 1, 1)].ns_score == 0
     finally:
         session.close()
+
+
+def test_a_correction_of_a_board_the_table_never_played_in_a_finished_round_says_so(tmp_path: Path) -> None:
+    """The outside audit p4: a correction for a board a table did not play, in a round already complete,
+    was refused with ``round 1 is complete``, as if a finished round could not be corrected (it can:
+    docs/competitions.md, "The journal"). It names the table's boards, as a round in play does."""
+    rc, folder = _open(tmp_path)
+    assert rc == 0
+    session = EventSession.open(folder)
+    desk = EventDesk(session)
+    try:
+        _play(session, 1)
+        assert session.event.complete(1) and session.event.current == 2
+        out = desk.director_record({"type": "correct", "by": "director", "why": "wrong board",
+                                    "result": {"round": 1, "table": 1, "board": 3, "assigned": 100}})
+        assert out.status == "refused"
+        assert out.why == "board 3 is not played at table 1 in round 1 (boards 1-2)"
+        out = desk.director_record({"type": "correct", "by": "director", "why": "wrong table",
+                                    "result": {"round": 1, "table": 9, "board": 1, "assigned": 100}})
+        assert out.status == "refused" and out.why == "round 1 has no table 9 (it has 4)"
+    finally:
+        session.close()
