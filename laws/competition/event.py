@@ -264,8 +264,9 @@ class EventState:
         r = result.round
         if r not in self.draws:
             return f"round {r} is not drawn yet (the event is in round {self.current})"
-        if self.complete(r) and (r, result.table, result.board) not in self.results:
-            return f"round {r} is complete"
+        # where the result would go is checked before whether the round is over, so a table or board the
+        # round never had is named as such, not as "round 1 is complete" (which sent a director correcting
+        # a board of a finished round to look for a rule against late corrections)
         d = self.draws[r]
         if not any(t.table == result.table for t in d.tables):
             return f"round {r} has no table {result.table} (it has {len(d.tables)})"
@@ -273,6 +274,8 @@ class EventState:
         if result.board not in boards:
             return (f"board {result.board} is not played at table {result.table} in round {r} "
                     f"(boards {boards[0]}-{boards[-1]})")
+        if self.complete(r) and (r, result.table, result.board) not in self.results:
+            return f"round {r} is complete"
         taken = self.results.get((r, result.table, result.board))
         if taken is not None and taken != result:
             return (f"round {r}, table {result.table}: board {result.board} already has a result "
@@ -329,12 +332,35 @@ class EventState:
         if taken == result:
             raise EventError(f"round {result.round}, table {result.table}: board {result.board} has that "
                              "result already")
-        why = self.award_problem(result)
+        why = self.award_problem(result) or self.knockout_problem(result)
         if why is not None:
             raise EventError(why)
         self.corrected[key] = (*self.corrected.get(key, ()), taken)
         self.results[key] = result
         return None
+
+    def knockout_problem(self, result: TableResult) -> str | None:
+        """A knock-out: why a correction cannot stand (None when it can). Once the next round is drawn the
+        match's winner is in it, and a draw already made stands; a correction that would hand the match
+        to the other team would leave a team beaten in this round playing (and perhaps winning) the next,
+        so the event's winner and its one place 1 would be two teams. It is refused, naming both."""
+        r = result.round
+        if self.spec.kind is not EventKind.KNOCKOUT or r + 1 not in self.draws:
+            return None
+        m = (result.table + 1) // 2
+        a, b = self.draws[r].matches[m - 1]
+        key = (r, result.table, result.board)
+        was, kept = self._winner(r, a, b), self.results[key]
+        self.results[key] = result
+        try:
+            now = self._winner(r, a, b)
+        finally:
+            self.results[key] = kept
+        if now == was:
+            return None
+        return (f"round {r}, match {m}: the correction would make team {now.number}, not team {was.number}, "
+                f"the winner of {a.number} v {b.number}, but team {was.number} is already drawn in round "
+                f"{r + 1} (a knock-out's draw already made stands)")
 
     def settled(self) -> EventState:
         """The event as its files show it: only the complete rounds (their draws and results)."""

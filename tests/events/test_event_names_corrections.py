@@ -258,3 +258,84 @@ def test_a_correction_with_a_blank_or_mistyped_box_is_refused_quoting_what_was_t
         assert session.event.results[(1, 1, 1)].ns_score == 0
     finally:
         session.close()
+
+
+def test_a_correction_of_a_board_the_table_never_played_in_a_finished_round_says_so(tmp_path: Path) -> None:
+    """The outside audit p4: a correction for a board a table did not play, in a round already complete,
+    was refused with ``round 1 is complete``, as if a finished round could not be corrected (it can:
+    docs/competitions.md, "The journal"). It names the table's boards, as a round in play does."""
+    rc, folder = _open(tmp_path)
+    assert rc == 0
+    session = EventSession.open(folder)
+    desk = EventDesk(session)
+    try:
+        _play(session, 1)
+        assert session.event.complete(1) and session.event.current == 2
+        out = desk.director_record({"type": "correct", "by": "director", "why": "wrong board",
+                                    "result": {"round": 1, "table": 1, "board": 3, "assigned": 100}})
+        assert out.status == "refused"
+        assert out.why == "board 3 is not played at table 1 in round 1 (boards 1-2)"
+        out = desk.director_record({"type": "correct", "by": "director", "why": "wrong table",
+                                    "result": {"round": 1, "table": 9, "board": 1, "assigned": 100}})
+        assert out.status == "refused" and out.why == "round 1 has no table 9 (it has 4)"
+    finally:
+        session.close()
+
+
+def test_a_knock_out_correction_that_would_change_a_drawn_winner_is_refused() -> None:
+    """The outside audit p4: in a knock-out, a late correction gave a semi-final to the other team after the
+    final was drawn; the final's winner (``winner``, "Winner: team 2") then was not the one place 1 of the
+    standings (team 6, never beaten), against docs/competitions.md ("The event": a knock-out's winner is
+    the one row with place 1). A correction that keeps the winner is still taken."""
+    from laws.competition.event import EventState
+    from laws.competition.event_spec import EventError, EventKind, EventSpec
+
+    state = EventState.opened(EventSpec(EventKind.KNOCKOUT, 4, 2, 1, name="Cup"))
+    # round 1: 1 v 4 (tables 1-2), 2 v 3 (tables 3-4); board 1
+    for res in (TableResult(1, 1, 1, "4S", "N", 10), TableResult(1, 2, 1, "4S", "N", 10),     # 1 v 4: 0-0, 1 goes on
+                TableResult(1, 3, 1, "3NT", "N", 10), TableResult(1, 4, 1, "3NT", "N", 8)):  # 2 beats 3
+        state.apply(res)
+    assert [(a.number, b.number) for a, b in state.draws[2].matches] == [(1, 2)]
+    flip = TableResult(1, 3, 1, "3NT", "N", 7)          # 3 would beat 2, who is in the final
+    with pytest.raises(EventError) as err:
+        state.correct(flip)
+    assert str(err.value) == ("round 1, match 2: the correction would make team 3, not team 2, the winner of "
+                              "2 v 3, but team 2 is already drawn in round 2 (a knock-out's draw already made "
+                              "stands)")
+    assert state.results[(1, 3, 1)].tricks == 10         # nothing changed
+    state.correct(TableResult(1, 3, 1, "3NT", "N", 9))   # 2 still wins: taken
+    for res in (TableResult(2, 1, 2, "2S", "N", 8), TableResult(2, 2, 2, "2S", "N", 7)):
+        state.apply(res)
+    assert state.knockout_winner() is not None and state.knockout_winner().number == 1
+    first = [s for s in state.standings() if s.place == "1"]
+    assert [s.competitor.number for s in first] == [1]
+
+
+def test_the_director_s_knock_out_correction_that_would_change_a_drawn_winner_is_refused_not_journaled(
+        tmp_path: Path) -> None:
+    """The same refusal through the director's record (the page's "Correct a result"): refused with the
+    reason and journaled as a refusal, never taken; the event reopens as it was."""
+    from laws.competition.event_spec import EventKind, EventSpec
+
+    session = EventSession.create(tmp_path / "ko", EventSpec(EventKind.KNOCKOUT, 4, 2, 1, name="Cup"),
+                                  ("t1", "t2", "t3", "t4"))
+    desk = EventDesk(session)
+    try:
+        for seq, (t, c, tricks) in enumerate((("t1", "4S", 10), ("t2", "4S", 10), ("t3", "3NT", 10),
+                                              ("t4", "3NT", 8)), 1):
+            table = int(t[1])
+            out = session.take({"type": "result", "source": f"{t}:{seq}", "table": t, "board": 1, "result":
+                                TableResult(1, table, 1, c, "N", tricks).to_dict()})
+            assert out.status == "taken", out.why
+        out = desk.director_record({"type": "correct", "by": "director", "why": "misscored", "result":
+                                    {"round": 1, "table": 3, "board": 1, "contract": "3NT", "declarer": "N",
+                                     "tricks": 7}})
+        assert out.status == "refused" and "already drawn in round 2" in str(out.why)
+        assert session.event.results[(1, 3, 1)].tricks == 10
+    finally:
+        session.close()
+    again = EventSession.open(tmp_path / "ko")
+    try:
+        assert again.event.results[(1, 3, 1)].tricks == 10
+    finally:
+        again.close()

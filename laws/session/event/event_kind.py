@@ -316,7 +316,7 @@ class EventSessionState:
         if key in ev.results:
             if ev.results[key] == result:
                 return f"round {result.round}, table {result.table}: board {result.board} has that result already"
-            return ev.award_problem(result) or ""
+            return ev.award_problem(result) or ev.knockout_problem(result) or ""
         return ev.check(result) or ""
 
     def apply(self, rec: Mapping[str, Any]) -> None:
