@@ -14,7 +14,7 @@ TEST_WORKERS ?= 3
 STAMP  := $(VENV)/.installed-stamp
 # Debian packages the demo needs / the test suite needs in addition.
 DEMO_DEBS := python3-venv
-TEST_DEBS := libzbar0 mosquitto openssl chromium chromium-driver systemd poppler-utils
+TEST_DEBS := libzbar0 mosquitto openssl chromium chromium-driver systemd poppler-utils tmux
 
 .PHONY: setup demo test lint bench clean constraints
 

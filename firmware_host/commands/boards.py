@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("boards", help="deal, check, convert and commit to hand records (PBN, BRI, DUP)")
+    p = sub.add_parser("boards", help="hand records (PBN, BRI, DUP): new, check, convert, commit, verify; "
+                       "deal (the dealing station), report")
     verbs = p.add_subparsers(dest="verb", metavar="VERB")
     verbs.required = True
 

@@ -23,7 +23,8 @@ from firmware_host.commands.guard import port
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("broadcast", help="a session's boards as LIN records and replay pages")
+    p = sub.add_parser("broadcast", help="export: a session's boards as LIN records and replay pages; "
+                       "live: its play for spectators as it is played")
     verbs = p.add_subparsers(dest="verb", required=True, metavar="VERB")
     e = verbs.add_parser("export", help="write LIN records (lin/) and replay pages (replay/) from the "
                                         "tables' journals")

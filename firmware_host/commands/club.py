@@ -30,7 +30,8 @@ class DefaultsShown(argparse.HelpFormatter):
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("club", help="the club's broker, director's dashboard and a simulated club")
+    p = sub.add_parser("club", help="the club's machine: broker, certs, dashboard, adduser, verify, demo "
+                       "(a simulated club); a federation's federate, records, uplink")
     csub = p.add_subparsers(dest="club_command", metavar="WHAT")
     csub.required = True
 

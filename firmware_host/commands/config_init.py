@@ -10,7 +10,7 @@ DEFAULT_PATH = "/etc/cardtable/table.toml"
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("config", help="write a starting table configuration")
+    p = sub.add_parser("config", help="init: write a starting table configuration")
     csub = p.add_subparsers(dest="config_command", metavar="ACTION")
     csub.required = True
     i = csub.add_parser("init", help="write the configuration template, ready to edit and check")

@@ -40,7 +40,7 @@ METHODS = ("matchpoints", "matchpoints-half", "butler", "cross-imps")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("duplicate", help="a duplicate session: open it, show it, export its results, a demo")
+    p = sub.add_parser("duplicate", help="a duplicate session: open, show, export its results, demo")
     verbs = p.add_subparsers(dest="verb", metavar="VERB")
     verbs.required = True
 

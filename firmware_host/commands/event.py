@@ -29,7 +29,7 @@ KINDS = ("teams-round-robin", "teams-knockout", "swiss-teams", "swiss-pairs", "i
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("event", help="teams of four, Swiss and individual events: open, run, export")
+    p = sub.add_parser("event", help="teams of four, Swiss, individual and sections events: open, run, export")
     verbs = p.add_subparsers(dest="verb", required=True)
     o = verbs.add_parser("open", help="a new event in a folder, round 1 drawn")
     o.add_argument("folder")

@@ -25,7 +25,8 @@ from firmware_host.commands.journal import add_data_dir_arguments, data_dir_from
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("export", help="write the journal's history as JSON Lines events or PBN")
+    p = sub.add_parser("export", help="write the journal's history as JSON Lines events or PBN, or "
+                       "duplicate boards from the tables' journals")
     p.add_argument("format", choices=("jsonl", "pbn", "board"),
                    help="jsonl: the law engine's event format (for `cardtable replay`); pbn: bridge deals; "
                         "board: duplicate boards, each with every table's result and play")

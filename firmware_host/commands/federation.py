@@ -36,7 +36,7 @@ from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("federation", help="a simultaneous across clubs: open, serve, show")
+    p = sub.add_parser("federation", help="a simultaneous across clubs: open, serve, show, close, export")
     verbs = p.add_subparsers(dest="verb", required=True, metavar="VERB")
     o = verbs.add_parser("open", help="make the event: boards, commitment, clubs")
     o.add_argument("--dir", required=True)

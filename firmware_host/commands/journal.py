@@ -24,7 +24,7 @@ def data_dir_from_args(args: argparse.Namespace) -> Path:
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("journal", help="inspect the table's journal")
+    p = sub.add_parser("journal", help="the table's journal: verify its hash chain, print its head")
     jsub = p.add_subparsers(dest="journal_command", metavar="ACTION")
     jsub.required = True
     v = jsub.add_parser("verify", help="check the journal's hash chain (exit 0 intact, 1 tampered, 2 unreadable)")

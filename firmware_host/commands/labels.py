@@ -11,8 +11,8 @@ from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("labels", help="write a printable sheet of card-code stickers, or of bidding cards (PDF "
-                                      "and PNG)",
+    p = sub.add_parser("labels", help="write a printable sheet of card-code stickers, of bidding cards or "
+                                      "of member cards (PDF and PNG)",
                        epilog="example: cardtable labels --pack B7 --game euchre --out labels/b7  (writes "
                               "labels/b7.pdf, labels/b7-1.png ...)")
     p.add_argument("--pack", help="pack id: two characters from 0-9 and A-Z, e.g. B7 (playing cards; default A1, "

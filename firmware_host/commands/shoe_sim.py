@@ -130,7 +130,7 @@ def _listen(args: argparse.Namespace) -> int:
                 done += 1
                 dealer = dealer.left
                 if done >= args.deals > 0:
-                    print(f"counters: {link.counters()}", file=sys.stderr)
+                    print(_counters(link.counters()), file=sys.stderr)
                     return 0
                 if asked == done:
                     # the next deal at once: a host must not wait for PACK_LOADED between deals (PROTOCOL.md
@@ -166,4 +166,53 @@ def _show(ev: object) -> str:
             return f"#{ev.seq:<4} board {ev.board} whole, {ev.rejected} rejected"
         missing = " ".join(c.code for c in PACK if c in ev.missing)
         return f"#{ev.seq:<4} board {ev.board} NOT whole (reason {int(ev.reason)}): missing {missing}"
-    return f"#{getattr(ev, 'seq', 0):<4} {ev}"
+    return f"#{getattr(ev, 'seq', 0):<4} {_words(ev)}"
+
+
+def _name(value: object) -> str:
+    """An enum member as a word ("bad state"); a number no name is known for, as itself."""
+    name = getattr(value, "name", None)
+    return name.lower().replace("_", " ") if isinstance(name, str) else f"code {value}"
+
+
+def _words(ev: object) -> str:
+    """The rest of the shoe's messages in words, for the installer watching `shoe-listen`: the line
+    PROTOCOL.md's names give, never a Python repr (``DealFinished(seq=58, reason=<FinishReason...>)``)."""
+    from firmware_host.shoe import messages as m
+
+    if isinstance(ev, m.PackLoaded):
+        return f"pack loaded ({f'pack {ev.pack}' if ev.pack else 'no pack mark'})"
+    if isinstance(ev, m.DealBegan):
+        p = ev.pattern
+        packets = f"{len(p)} packets of {p[0]}" if p and len(set(p)) == 1 else "packets " + ",".join(map(str, p))
+        turn_up = f"turn-up after card {ev.turn_up}" if ev.turn_up else "no turn-up"
+        return f"deal began: dealer {ev.dealer.value}, {packets}, {turn_up}, {f'pack {ev.pack}' if ev.pack else 'any pack'}"
+    if isinstance(ev, m.DealFinished):
+        left = ", a card left in the shoe" if ev.left_in_shoe else ""
+        return f"deal finished: {_name(ev.reason)}, {ev.dealt} cards dealt{left}"
+    if isinstance(ev, m.Reply):
+        detail = f": {ev.detail}" if ev.detail else ""
+        return f"reply to command {ev.cmd}: {_name(ev.status)}{detail}{' (stale)' if ev.stale else ''}"
+    if isinstance(ev, m.Jam):
+        return f"jam at card {ev.index}{' cleared' if ev.cleared else ''}"
+    if isinstance(ev, m.Empty):
+        return f"shoe empty after {ev.dealt} cards"
+    if isinstance(ev, m.ButtonPressed):
+        return f"{_name(ev.kind)} button pressed at {ev.seat.value}"
+    if isinstance(ev, m.ShoeError):
+        return f"shoe error, {_name(ev.code)}{f': {ev.detail}' if ev.detail else ''}"
+    if isinstance(ev, m.Heartbeat):
+        flags = "".join((", paused" if ev.paused else "", ", a pack in" if ev.loaded else ""))
+        return f"heartbeat: {_name(ev.state)}{flags}, {ev.ring_used} held for resend"
+    if isinstance(ev, m.Hello):
+        return f"hello: shoe {ev.shoe_id} firmware {ev.firmware} protocol {ev.major}.{ev.minor}"
+    if isinstance(ev, m.Pong):
+        return f"pong {ev.token}"
+    if isinstance(ev, m.Skipped):
+        return f"a message of type {ev.mtype} skipped: {ev.reason}"
+    return type(ev).__name__
+
+
+def _counters(counters: dict[str, int]) -> str:
+    """The link's counters as one line in words (``resend_requests`` 1: "resend requests 1")."""
+    return "counters: " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in counters.items())

@@ -10,7 +10,7 @@ GAME_NAMES = {"bridge": "contract-bridge", "contract-bridge": "contract-bridge",
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("soak", help="play rubbers through a real `cardtable run` under faults and check "
-                                    "every ruling and every card")
+                                    "every ruling and every card (--duplicate: a duplicate evening)")
     add_arguments(p, deals=40, faults=8)
     p.set_defaults(func=run)
 

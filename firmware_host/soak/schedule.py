@@ -17,7 +17,7 @@ Mistakes (irregularities) come three ways:
   call out of turn cancelled by the right caller; a lead out of turn taken back; a revoke corrected, or
   established and its tricks transferred; a claim disputed and ruled. Each with the entries that settle it.
 
-``EXPECTED`` gives, for each game and mistake, the clause and remedy of ``/work/docs/laws.md`` (and the
+``EXPECTED`` gives, for each game and mistake, the clause and remedy of ``docs/laws.md`` (and the
 clause's docstring in ``laws/games``) — written down here, never taken from what the table ruled.
 Faults (``FAULT_KINDS``) are no mistake of the players: no ruling may follow them.
 """

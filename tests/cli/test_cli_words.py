@@ -3,6 +3,8 @@ right one, every ``club demo`` option with help and its default shown."""
 
 from __future__ import annotations
 
+import argparse
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -126,3 +128,42 @@ def test_a_usage_error_is_one_line_naming_the_command(argv: list[str], capsys: p
     assert len(lines) == 1, err
     assert lines[0].startswith("cardtable"), err
     assert "error:" in lines[0] and "--help" in lines[0], err
+
+
+def _verbs_unnamed(summaries: dict[str, tuple[str, list[str]]]) -> dict[str, list[str]]:
+    """For each command, the verbs of it that its line in `cardtable --help` does not name as a word."""
+    out = {}
+    for name, (summary, verbs) in summaries.items():
+        missing = [v for v in verbs if not re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", summary)]
+        if missing:
+            out[name] = missing
+    return out
+
+
+def _summaries() -> dict[str, tuple[str, list[str]]]:
+    """Each command with verbs: its line in `cardtable --help` and its verbs."""
+    whole = build_parser()
+    sub = next(a for a in whole._actions if a.dest == "command")
+    lines = {a.dest: a.help or "" for a in sub._choices_actions}  # type: ignore[attr-defined]
+    out = {}
+    for name, parser in sub.choices.items():  # type: ignore[union-attr]
+        verbs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if verbs:
+            out[name] = (lines[name], list(verbs[0].choices))
+    return out
+
+
+def test_the_whole_help_names_every_verb_of_a_command() -> None:
+    """`cardtable --help` is where a newcomer finds what a command does: its line names every verb the
+    command has (README.md's table names them all), so `federation close` and `export`, `broadcast live`,
+    `boards new`, `club certs` and the rest are not found only by guessing."""
+    summaries = _summaries()
+    assert {"federation", "broadcast", "club", "boards", "journal"} <= set(summaries)
+    assert _verbs_unnamed(summaries) == {}
+
+
+def test_the_verb_check_fails_on_a_verb_left_out() -> None:
+    assert _verbs_unnamed({"federation": ("a simultaneous across clubs: open, serve, show",
+                                          ["open", "serve", "show", "close", "export"])}) == {
+        "federation": ["close", "export"]}
+    assert _verbs_unnamed({"x": ("deal-out, reshow", ["deal", "show"])}) == {"x": ["deal", "show"]}

@@ -15,7 +15,7 @@ import pytest
 from firmware_host.devices.table_view import auction_grid, game_lines, status_line
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (Debian package tmux; `make test` installs it)")
 
 
 def screen(stage: str, folder: Path) -> tuple[str, str]:

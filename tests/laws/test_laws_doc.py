@@ -64,8 +64,10 @@ def _shipped() -> list[Path]:
 
 
 def refers_outside(text: str) -> list[str]:
-    """Lines that send a reader to the team's shared folder, which a clone does not have."""
-    return [line for line in text.splitlines() if re.search(r"\.\./shared|shared/LAWS|(?<![\w/])LAWS\.md", line)]
+    """Lines that send a reader to the team's shared folder or to the team's own checkouts (``/work/...``),
+    which a clone does not have: a command or a path a reader copies must work from the clone's root."""
+    return [line for line in text.splitlines()
+            if re.search(r"\.\./shared|shared/LAWS|(?<![\w/])LAWS\.md|(?<![\w.])/work/", line)]
 
 
 def test_nothing_shipped_refers_to_the_shared_folder() -> None:
@@ -82,3 +84,7 @@ def test_nothing_shipped_refers_to_the_shared_folder() -> None:
 def test_the_outside_reference_check_fails_on_one() -> None:
     assert refers_outside("see ../shared/LAWS.md for the ids") and refers_outside("LAWS.md's BP-64 row")
     assert refers_outside("the clause ids of shared/LAWS.md") and not refers_outside("docs/laws.md's BP-64 row")
+    assert refers_outside("the remedy of ``/work/docs/laws.md``")
+    assert refers_outside("    nice -n 10 /work/main/.venv/bin/python -m firmware_host.cli bench vision")
+    assert not refers_outside("    nice -n 10 .venv/bin/python -m firmware_host.cli bench vision")
+    assert not refers_outside("https://example.org/work/x and a_dir/work/y")

@@ -3,6 +3,7 @@ the virtual shoe, and the command line."""
 
 from __future__ import annotations
 
+import re
 import select
 import socket
 import threading
@@ -140,7 +141,7 @@ def test_shoe_listen_deals_from_the_virtual_shoe(tmp_path, capsys) -> None:
     finally:
         shoe.close()
     out = capsys.readouterr().out
-    assert out.count("DealFinished") == 2 and out.count(" card ") == 42
+    assert out.count("deal finished: complete") == 2 and len(re.findall(r"^#\d+ +card ", out, re.M)) == 42
     assert "table (turn-up)" in out and " up " in out
 
 
@@ -266,3 +267,33 @@ def test_shoe_listen_asks_for_its_first_deal_when_a_pack_is_already_in_the_well(
     t.start()
     t.join(10)
     assert result == [0]
+
+
+def test_shoe_listen_says_every_message_in_words_not_as_a_python_repr() -> None:
+    """An installer checking a shoe with `shoe-listen` (hardware/SETUP.md) read the deal's start and end, the
+    pack, a jam and the shoe's replies as Python reprs: `DealFinished(seq=58, reason=<FinishReason.COMPLETE:
+    0>, dealt=52, left_in_shoe=False, answers=1)`, and the counters as a dict. Each is a line in words."""
+    from firmware_host.commands.shoe_sim import _show
+
+    msgs = [
+        m.Skipped(1, 9, "bad CRC"), m.Hello(2, 1, 2, 0xABCD, 1, 0, 64, "shoe-7", "1.2.0"),
+        m.Heartbeat(3, m.ShoeState.DEALING, False, True, 4), m.Pong(4, 99), m.PackLoaded(5, "A1"), m.PackLoaded(6, ""),
+        m.DealBegan(7, Seat.N, 0, (1,) * 13, "", answers=1), m.DealBegan(8, Seat.E, 1, (3, 2, 3, 2), "E1", answers=2),
+        m.Reply(9, 1, m.Status.OK, ""), m.Reply(10, 2, m.Status.BUSY, "dealing", stale=True),
+        m.Jam(11, 5, False), m.Jam(12, 5, True), m.Empty(13, 40), m.ButtonPressed(14, Seat.S, m.ButtonKind.DEMAND),
+        m.ShoeError(15, m.ErrorCode.HARDWARE, "motor"), m.ShoeError(16, 1, "reserved"),
+        m.DealFinished(17, m.FinishReason.COMPLETE, 52, False, answers=1),
+        m.DealFinished(18, m.FinishReason.ABORTED, 20, True, answers=2), m.DealFinished(19, 9, 3, False),
+    ]
+    lines = [_show(msg) for msg in msgs]
+    for msg, line in zip(msgs, lines):
+        assert type(msg).__name__ not in line and "(seq=" not in line and "<" not in line, line
+        assert line.startswith(f"#{msg.seq:<4} "), line
+    assert lines[16] == "#17   deal finished: complete, 52 cards dealt"
+    assert lines[17] == "#18   deal finished: aborted, 20 cards dealt, a card left in the shoe"
+    assert lines[6] == "#7    deal began: dealer N, 13 packets of 1, no turn-up, any pack"
+    assert lines[10] == "#11   jam at card 5"
+    from firmware_host.commands.shoe_sim import _counters
+
+    text = _counters({"frames": 62, "hellos": 1, "resend_requests": 1, "opens": 1})
+    assert text == "counters: frames 62, hellos 1, resend requests 1, opens 1"
