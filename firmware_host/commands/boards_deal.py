@@ -100,7 +100,8 @@ def _deal(args: argparse.Namespace) -> int:
         url = shoe.open()
     link = ShoeLink(url, lambda ev: inbox.put(("shoe", ev)), baudrate=args.baud, auto_ack=False)
     try:
-        station = DealingStation(boards, journal, link, time.time, file=Path(args.records).name)
+        station = DealingStation(boards, journal, link, time.time, file=Path(args.records).name,
+                                 auto=args.auto)
     except StationError as exc:
         journal.close()
         if shoe is not None:

@@ -46,7 +46,7 @@ class Link:
         pass
 
 
-def _station(tmp_path: Path, link: Link) -> DealingStation:
+def _station(tmp_path: Path, link: Link, auto: bool = False) -> DealingStation:
     j = Journal.open(tmp_path / f"s{time.monotonic_ns()}.sqlite3")
     rows = [("note", {"station": "open", "file": "monday.pbn", "commitment": commitment(RECS),
                       "boards": [b.number for b in RECS]}, 1.0)]
@@ -57,7 +57,7 @@ def _station(tmp_path: Path, link: Link) -> DealingStation:
                  ("note", {"station": "dealt", "board": b.number, "verified": True, "rejected": 0, "pack": "A1"},
                   4.0)]
     j.append_many(rows)
-    return DealingStation(RECS, j, link, time.time)
+    return DealingStation(RECS, j, link, time.time, auto=auto)
 
 
 def _line(st: DealingStation) -> str:
@@ -133,6 +133,8 @@ def test_the_operators_lines_are_the_documents(tmp_path: Path) -> None:
     head, tail = wanted[7].split("<why>")                    # not whole, the pockets unknown
     assert said[7].startswith(head) and said[7].endswith(tail) and "(ended (reason 9) with 0 cards not placed, but 22 were not seen placed)" in said[7]
     assert wanted[9] == "every board is dealt and verified card by card"
+    # ``boards deal --auto`` puts each board in itself: it asked nobody to press Enter
+    assert _line(_station(tmp_path, Link(), auto=True)) == wanted[10]
 
 
 @pytest.mark.parametrize("typed, row", [("6", 0), ("2", 1), ("40", 2)])

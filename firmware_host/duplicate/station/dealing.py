@@ -88,13 +88,15 @@ class DealingStation:
     """
 
     def __init__(self, boards: Sequence[Board], journal: Any, link: Any, clock: Callable[[], float],
-                 file: str = "") -> None:
+                 file: str = "", auto: bool = False) -> None:
         if not boards:
             raise StationError("no boards to deal")
         self.records = {b.number: b for b in sorted(boards, key=lambda b: b.number)}
         self.journal = journal
         self.link = link
         self.clock = clock
+        # boards put in as they are asked for (``boards deal --auto``): nobody is asked to press Enter
+        self.auto = auto
         self._pending: list[tuple[str, dict[str, Any], float]] | None = None   # a batch's rows (feed_many)
         self._acks: list[tuple[int, int | None]] = []
         self.commitment = commitment(boards)
@@ -230,6 +232,8 @@ class DealingStation:
                            "put a whole pack in the well and type 'again'")
         if st is StationState.WAIT_SHOE:
             return head + f"waiting for the shoe (next: board {nxt})"
+        if self.auto:
+            return head + f"board {nxt} goes in the station next (--auto)"
         return head + f"put board {nxt} in the station and press Enter (or type {nxt})"
 
     # -- the shoe's side ---------------------------------------------------------------------------
