@@ -133,7 +133,7 @@ def _broker(args: argparse.Namespace) -> int:
     from firmware_host.club.club_demo import table_ids
     from firmware_host.federation.brokers import EventBroker
     from firmware_host.tablelink.checks import TABLE_ID
-    from firmware_host.wire.topics import BROADCAST_USER, RESERVED_IDS, SPECTATOR_USER
+    from firmware_host.wire.topics import BROADCAST_USER, RESERVED_IDS, SPECTATOR_USER, TOPICS
 
     if args.tables is not None and not 1 <= args.tables <= 500:   # 0 was "none given"; 99999999999 made a password file a table, for ever
         print(f"club broker: --tables {args.tables}: 1 to 500 tables named table-01 ... (or name each with "
@@ -189,8 +189,10 @@ def _broker(args: argparse.Namespace) -> int:
 
     spectators = (SPECTATOR_USER, *viewers)
     # the federation's part (docs/federation.md): each bridge after the broker's own settings, each
-    # uplink's lines after the club's ACL, written at every start with the rest
-    broker = EventBroker(workdir, users, "\n".join([acl_text(spectators=spectators), *(b.acl() for _p, b in bridges)]),
+    # uplink's lines after the club's ACL, written at every start with the rest. An uplink is no table:
+    # the club's tree is denied to it, or the patterns would let it write as a table named after it
+    uplink_acl = [b.acl(deny=(TOPICS.everything,)) for _p, b in bridges]
+    broker = EventBroker(workdir, users, "\n".join([acl_text(spectators=spectators), *uplink_acl]),
                          extra="".join(f"\n# {path}\n{b.section()}" for path, b in bridges),
                          port=args.port, bind=args.bind, tls=tls, on_line=show, spectators=spectators)
     try:

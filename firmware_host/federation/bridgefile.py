@@ -55,9 +55,10 @@ class ClubBridge:
         return self.topics.bridge(self.club, self.host, self.port, self.password, cafile=self.cafile,
                                   restart=self.restart)
 
-    def acl(self) -> str:
-        """The club broker's ACL lines for the uplink's login (its own event topics only)."""
-        return self.topics.club_acl(self.club, self.uplink_user)
+    def acl(self, deny: tuple[str, ...] = ()) -> str:
+        """The club broker's ACL lines for the uplink's login (its own event topics only; ``deny``: filters
+        refused to it first, ``EventTopics.club_acl``)."""
+        return self.topics.club_acl(self.club, self.uplink_user, deny)
 
     def text(self) -> str:
         """The whole file, as ``club federate`` writes it."""

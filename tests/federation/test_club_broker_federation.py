@@ -122,6 +122,7 @@ def test_a_club_on_club_broker_keeps_its_bridge_and_uplink_across_a_restart(tmp_
         _wait(lambda: uplinks[0].done)                               # its entry sent, and the answer came back
         assert service.state.ledger.state() == {"c1": sent}
         uplinks[0].stop()
+        assert _what_the_dashboard_sees_of_the_uplink(port, club_dir / "passwords", password) == []
         # the unit restarts the broker: the bridge, the uplink's login and its ACL are written again
         broker.stop()
         broker.start()
@@ -140,6 +141,39 @@ def test_a_club_on_club_broker_keeps_its_bridge_and_uplink_across_a_restart(tmp_
         broker.stop()
         service.stop()
         fed.stop()
+
+
+def _what_the_dashboard_sees_of_the_uplink(port: int, passwords: Path, uplink_password: str) -> list[str]:
+    """The uplink's login is no table: what it publishes as a table named after it (the club ACL's patterns
+    give every login ``cardtable/<login>/...``) must reach nobody. The dashboard's own command, sent after
+    the uplink's message was acknowledged, marks the point by which the uplink's would have arrived."""
+    import paho.mqtt.client as mqtt
+
+    from firmware_host.wire.subscribed import stop_loop
+
+    got: list[str] = []
+    mark, subscribed = threading.Event(), threading.Event()
+    dashboard = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="dashboard")
+    dashboard.username_pw_set("dashboard", (passwords / "dashboard.password").read_text(encoding="utf-8").strip())
+    dashboard.on_message = lambda c, u, m: mark.set() if m.topic == "cardtable/t1/command/mark" else got.append(m.topic)
+    dashboard.on_subscribe = lambda *_: subscribed.set()
+    dashboard.connect("127.0.0.1", port)
+    dashboard.loop_start()
+    uplink = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="uplink")
+    uplink.username_pw_set("uplink", uplink_password)
+    uplink.connect("127.0.0.1", port)
+    uplink.loop_start()
+    try:
+        dashboard.subscribe("cardtable/#", qos=1)
+        assert subscribed.wait(10)
+        uplink.publish("cardtable/uplink/status", "{}", qos=1).wait_for_publish(10)
+        dashboard.publish("cardtable/t1/command/mark", "{}", qos=1).wait_for_publish(10)
+        assert mark.wait(10)
+    finally:
+        for client in (dashboard, uplink):
+            stop_loop(client)
+            client.disconnect()
+    return got
 
 
 def _bridge_file(path: Path, **kw: Any) -> Path:
