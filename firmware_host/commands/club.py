@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from pathlib import Path
 
+    from firmware_host.federation.bridgefile import ClubBridge
+
 
 class DefaultsShown(argparse.HelpFormatter):
     """Help that shows each option's default after its words, where it has one worth saying (not for a
@@ -46,6 +48,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "(a vugraph relay, a second page): 'spectator' is the spectators' page's (repeatable)")
     b.add_argument("--certfile", help="TLS: the broker's certificate (PEM, signed by the club's CA)")
     b.add_argument("--keyfile", help="TLS: the broker's private key (PEM)")
+    b.add_argument("--federation", action="append", default=[], metavar="PATH",
+                   help="a simultaneous across clubs: the file `cardtable club federate --out` wrote, or a folder "
+                        "of such files (every file in it not named .*); its bridge, its uplink's login and ACL "
+                        "lines are added at every start (repeatable)")
     b.set_defaults(func=_broker)
 
     c = csub.add_parser("certs", help="make a club CA and the broker's TLS certificate (openssl)")
@@ -123,10 +129,11 @@ def _broker(args: argparse.Namespace) -> int:
     import secrets
     from pathlib import Path
 
-    from firmware_host.club.broker import DASHBOARD_USER, BrokerError, LocalBroker
+    from firmware_host.club.broker import DASHBOARD_USER, BrokerError, acl_text
     from firmware_host.club.club_demo import table_ids
+    from firmware_host.federation.brokers import EventBroker
     from firmware_host.tablelink.checks import TABLE_ID
-    from firmware_host.wire.topics import BROADCAST_USER, RESERVED_IDS, SPECTATOR_USER
+    from firmware_host.wire.topics import BROADCAST_USER, RESERVED_IDS, SPECTATOR_USER, TOPICS
 
     if args.tables is not None and not 1 <= args.tables <= 500:   # 0 was "none given"; 99999999999 made a password file a table, for ever
         print(f"club broker: --tables {args.tables}: 1 to 500 tables named table-01 ... (or name each with "
@@ -147,6 +154,11 @@ def _broker(args: argparse.Namespace) -> int:
                   f"not {', '.join(repr(r) for r in RESERVED_IDS)})", file=sys.stderr)
             return 2
     viewers = list(dict.fromkeys(args.viewer))
+    bridges = _bridges(args.federation, [DASHBOARD_USER, *RESERVED_IDS, *ids, *viewers])
+    if isinstance(bridges, str):
+        print(f"club broker: {bridges}", file=sys.stderr)
+        return 2
+    uplinks = [b.uplink_user for _path, b in bridges]
     tls = None
     if args.certfile or args.keyfile:
         for opt, f in (("--certfile", args.certfile), ("--keyfile", args.keyfile)):
@@ -161,7 +173,7 @@ def _broker(args: argparse.Namespace) -> int:
     try:   # a --dir under a file, a password file that is a folder or not text: one line naming it
         pwdir.mkdir(parents=True, exist_ok=True)
         # the broadcast's logins too (docs/broadcast.md): its service's, and the spectators' page's
-        for name in [DASHBOARD_USER, BROADCAST_USER, SPECTATOR_USER, *viewers, *ids]:
+        for name in [DASHBOARD_USER, BROADCAST_USER, SPECTATOR_USER, *viewers, *ids, *uplinks]:
             f = pwdir / f"{name}.password"
             if not f.exists():
                 f.write_text(secrets.token_urlsafe(16) + "\n", encoding="utf-8")
@@ -175,8 +187,14 @@ def _broker(args: argparse.Namespace) -> int:
     def show(line: str) -> None:  # mosquitto's own log (logins, refusals, takeovers) at normal verbosity
         print(f"mosquitto: {line}", file=sys.stderr, flush=True)
 
-    broker = LocalBroker(workdir, users, port=args.port, bind=args.bind, tls=tls, on_line=show,
-                         spectators=(SPECTATOR_USER, *viewers))
+    spectators = (SPECTATOR_USER, *viewers)
+    # the federation's part (docs/federation.md): each bridge after the broker's own settings, each
+    # uplink's lines after the club's ACL, written at every start with the rest. An uplink is no table:
+    # the club's tree is denied to it, or the patterns would let it write as a table named after it
+    uplink_acl = [b.acl(deny=(TOPICS.everything,)) for _p, b in bridges]
+    broker = EventBroker(workdir, users, "\n".join([acl_text(spectators=spectators), *uplink_acl]),
+                         extra="".join(f"\n# {path}\n{b.section()}" for path, b in bridges),
+                         port=args.port, bind=args.bind, tls=tls, on_line=show, spectators=spectators)
     try:
         broker.write_files()
     except OSError as exc:
@@ -197,6 +215,10 @@ def _broker(args: argparse.Namespace) -> int:
         for name in viewers:
             print(f"viewer {name}: reads the broadcast as a spectator does, password in {pwdir}/{name}.password",
                   flush=True)
+        for path, b in bridges:
+            print(f"bridge {b.connection} to {b.host}:{b.port}{' with TLS' if b.cafile else ''} ({path}): event "
+                  f"{b.event}, club {b.club}; its uplink's login {b.uplink_user}, password in "
+                  f"{pwdir}/{b.uplink_user}.password (`club records`, `club uplink`)", flush=True)
         assert broker.proc is not None
         rc = broker.proc.wait()
         # mosquitto stopped by itself (kill -9, the OOM killer, a crash): say so, and fail, so that the
@@ -209,6 +231,55 @@ def _broker(args: argparse.Namespace) -> int:
         return 0
     finally:
         broker.stop()
+
+
+def _bridges(paths: Sequence[str], taken: Sequence[str]) -> list[tuple[Path, ClubBridge]] | str:
+    """The bridges ``--federation`` names (each PATH a file ``club federate`` wrote, or a folder of them:
+    every file in it whose name does not begin with a dot, in name order; an empty folder is no bridge),
+    or what is wrong, in one line naming the file: a path missing or unreadable, a file that is not what
+    ``club federate`` writes, a bridge's TLS CA missing, an uplink login that is a table's, a viewer's or
+    one the club's broker keeps (``taken``), or that two files name (one login is one connection: two
+    uplinks on it knock each other off), or two files bridging the same event and club."""
+    from pathlib import Path
+
+    from firmware_host.federation.bridgefile import BridgeFileError, read_bridge
+
+    files: list[Path] = []
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            try:
+                files += sorted(f for f in path.iterdir() if not f.name.startswith("."))
+            except OSError as exc:
+                return f"--federation {path}: cannot be read ({exc.strerror or exc})"
+        elif path.exists():
+            files.append(path)
+        else:
+            return f"--federation {path}: no such file or folder (the file `cardtable club federate --out` wrote)"
+    out: list[tuple[Path, ClubBridge]] = []
+    for f in files:
+        try:
+            bridge = read_bridge(f.read_text(encoding="utf-8"))
+        except UnicodeDecodeError:
+            return f"--federation {f}: not UTF-8 text, not a bridge `cardtable club federate` writes"
+        except OSError as exc:
+            return f"--federation {f}: cannot be read ({exc.strerror or exc})"
+        except BridgeFileError as exc:
+            return f"--federation {f}: {exc}"
+        if bridge.cafile is not None and not bridge.cafile.is_file():
+            return f"--federation {f}: its bridge_cafile {bridge.cafile} is not there (the federation's CA)"
+        if bridge.uplink_user in taken:
+            return (f"--federation {f}: its uplink's login {bridge.uplink_user!r} is a table's, a viewer's or one the "
+                    "club's broker keeps: write the bridge again with `club federate --uplink-user NAME`")
+        for other, seen in out:
+            if seen.uplink_user == bridge.uplink_user:
+                return (f"--federation {f}: its uplink's login {bridge.uplink_user!r} is {other}'s too (one login "
+                        "is one connection): write one of them again with `club federate --uplink-user NAME`")
+            if seen.connection == bridge.connection:
+                return (f"--federation {f}: bridges event {bridge.event} for club {bridge.club}, as {other} does: "
+                        "keep one")
+        out.append((f, bridge))
+    return out
 
 
 def _certs(args: argparse.Namespace) -> int:

@@ -366,7 +366,8 @@ def register_club_verbs(csub: argparse._SubParsersAction) -> None:  # type: igno
     f.add_argument("--password-file", required=True, metavar="FILE", help="the club's password at the federation")
     f.add_argument("--cafile", metavar="FILE", help="the federation's CA: the bridge then speaks TLS")
     f.add_argument("--uplink-user", default="uplink", help="the uplink's login on the club's broker")
-    f.add_argument("--out", required=True, metavar="FILE", help="the bridge section (include it in mosquitto.conf)")
+    f.add_argument("--out", required=True, metavar="FILE", help="the bridge and the uplink's login: "
+                   "`cardtable club broker --federation FILE` (or include it in a mosquitto.conf of your own)")
     f.set_defaults(func=_federate)
     r = csub.add_parser("records", help="the event's hand records, as the federation sent them over the bridge")
     r.add_argument("--event", required=True)
@@ -396,32 +397,39 @@ def _host_port(text: str) -> tuple[str, int]:
 
 
 def _federate(args: argparse.Namespace) -> int:
+    from firmware_host.federation.bridgefile import ClubBridge
     from firmware_host.federation.topics import EventTopics, TopicError
+    from firmware_host.wire.topics import TOPICS
 
     try:
         host, port = _host_port(args.remote)
         password = _password(args.password_file)
-        topics = EventTopics(args.event)
+        EventTopics(args.event)
         cafile = Path(args.cafile).resolve() if args.cafile else None
         if cafile is not None and not cafile.is_file():
             return _fail(f"--cafile {cafile}: no such file")
-        text = topics.bridge(args.club, host, port, password, cafile=cafile)
+        bridge = ClubBridge(args.event, args.club, host, port, password, args.uplink_user, cafile)
+        bridge.section()
         try:
-            acl = topics.club_acl(args.club, args.uplink_user)
+            # the club's own tree denied: its ACL's patterns would let the login write as a table named after it
+            acl = bridge.acl(deny=(TOPICS.everything,))
         except TopicError as exc:
             return _fail(f"--uplink-user: {exc}")
         out = Path(args.out)
         if out.exists():
             return _fail(f"--out {out}: there is a file there already")
-        out.write_text("# cardtable club federate: the bridge to the federation's event "
-                       f"{args.event}\n" + text, encoding="utf-8")
+        out.write_text(bridge.text(), encoding="utf-8")
         out.chmod(0o600)
     except (TopicError, ValueError) as exc:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"--out {_os_words(exc)}")
-    print(f"bridge written to {out}; add `include_dir` or its lines to the club's mosquitto.conf, and to its "
-          f"ACL:\n{acl}", end="")
+    print(f"bridge written to {out}. With `cardtable club broker`: add `--federation {out}` to its options (or put "
+          f"the file in the folder its --federation names) and restart it; it adds the bridge to its "
+          f"mosquitto.conf, the uplink's login {args.uplink_user!r} to its password file (the password in "
+          f"passwords/{args.uplink_user}.password in its --dir, for `club records` and `club uplink`) and these "
+          f"lines to its ACL.\nWith a Mosquitto of your own: include the file in its mosquitto.conf, add the "
+          f"login {args.uplink_user!r} to its password file and to its ACL:\n{acl}", end="")
     return 0
 
 

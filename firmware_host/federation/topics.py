@@ -109,10 +109,13 @@ class EventTopics:
                       f"topic read {self.club(club)}/in/#", f"topic read {self.root}/public/#", ""]
         return "\n".join(lines)
 
-    def club_acl(self, club: str, uplink_user: str) -> str:
-        """The lines a club's own broker needs for its uplink's login (its own topics only)."""
+    def club_acl(self, club: str, uplink_user: str, deny: Iterable[str] = ()) -> str:
+        """The lines a club's own broker needs for its uplink's login (its own topics only); ``deny``: topic
+        filters the login is refused first, whatever the rest of that broker's ACL would let every login do
+        (``club broker``'s patterns give each login a table's topics under its own name)."""
         _level("the uplink's login", uplink_user)
-        return (f"user {uplink_user}\ntopic write {self.club(club)}/out/#\ntopic read {self.club(club)}/in/#\n"
+        return (f"user {uplink_user}\n" + "".join(f"topic deny {d}\n" for d in deny)
+                + f"topic write {self.club(club)}/out/#\ntopic read {self.club(club)}/in/#\n"
                 f"topic read {self.root}/public/#\n")
 
     def bridge(self, club: str, host: str, port: int, password: str, *, cafile: Path | None = None,
