@@ -11,7 +11,7 @@ table's resend is taken later. The journal is ``session.sqlite3`` in the event's
 
 * row 1, an ``event`` ``{"type": "opened", "setup": EventSetup.to_dict()}`` (the spec and ``tables``);
 * one ``event`` ``{"type": "result", "source": "<table>:<seq>", "result": TableResult.to_dict()}`` per
-  result taken, and one ``note`` ``{"refused": {"record", "why"}}`` per message refused.
+  result taken (with ``foul``, the table's fouled-board call, when it made one), and one ``note`` ``{"refused": {"record", "why"}}`` per message refused.
 
 Taking a round's last result makes the next round's draw in the same change (:class:`Taken` ``draw``).
 Club table ``tables[k - 1]`` is the event's table ``k`` in every round.
@@ -37,7 +37,7 @@ from laws.duplicate.deal import Board
 from laws.scoring.duplicate import passed_out_lead
 from laws.session.event.event_kind import EVENT, EventSessionState, EventSetup, check_tables, tables_needed
 
-__all__ = ["EventFileError", "EventSession", "Taken", "Unread", "check_tables", "result_of", "tables_needed"]
+__all__ = ["EventFileError", "EventSession", "Taken", "Unread", "board_of", "check_tables", "result_of", "tables_needed"]
 
 EventFileError = SessionFileError   # the event's journal cannot be made, read or written
 
@@ -65,7 +65,16 @@ class Unread(EventError):
 
 def result_of(table: str, payload: bytes, tables: Sequence[str],
               fingerprints: Mapping[int, str] | None = None) -> tuple[str, TableResult]:
-    """A table's ``board`` message as (source, result), read with the wire's one checked reader.
+    """A table's ``board`` message as (source, result): :func:`board_of` without the call."""
+    source, result, _foul = board_of(table, payload, tables, fingerprints)
+    return source, result
+
+
+def board_of(table: str, payload: bytes, tables: Sequence[str],
+             fingerprints: Mapping[int, str] | None = None) -> tuple[str, TableResult, dict[str, Any] | None]:
+    """A table's ``board`` message as (source, result, fouled-board call or None), read with the wire's one
+    checked reader. The call (``foul``) is kept beside the result: the event holds a board a table called
+    fouled for the director (``laws.competition.fouled``) rather than score different deals as one.
 
     The body is the pairs session's (``docs/mqtt.md``), so ``section``, ``ns`` and ``ew`` must be there as
     it says (the table's view gives the ``section`` to send), but they are not checked against the event:
@@ -106,11 +115,19 @@ def result_of(table: str, payload: bytes, tables: Sequence[str],
                              f"{fingerprint[:12]}...)")
     declarer = body.declarer or ""
     try:
-        return source, TableResult.from_dict({"round": body.round, "table": number, "board": body.board,
-                                              "contract": body.contract, "declarer": declarer,
-                                              "tricks": body.tricks})
+        result = TableResult.from_dict({"round": body.round, "table": number, "board": body.board,
+                                        "contract": body.contract, "declarer": declarer, "tricks": body.tricks})
     except EventError as exc:
         raise Unread(source, f"{source}: {exc}") from None
+    return source, result, None if body.foul is None else body.foul.to_dict()
+
+
+def _record(source: str, table: str, result: TableResult, foul: dict[str, Any] | None) -> dict[str, Any]:
+    """A table's result as the journal's ``result`` record, its fouled-board call beside it when it made one."""
+    rec = {"type": "result", "source": source, "table": table, "board": result.board, "result": result.to_dict()}
+    if foul is not None:
+        rec["foul"] = foul
+    return rec
 
 
 class EventSession(JournalledService):
@@ -173,11 +190,10 @@ class EventSession(JournalledService):
             if name is None or name.family != "table" or name.kind != "board":
                 raise LinkError(f"{topic[:200]}: not a table's board topic")
             try:
-                source, result = result_of(name.table, payload, self.tables, self.fingerprints)
+                source, result, foul = board_of(name.table, payload, self.tables, self.fingerprints)
             except Unread as exc:
                 raise LinkError(str(exc)) from None
-            return {"type": "result", "source": source, "table": name.table, "board": result.board,
-                    "result": result.to_dict()}
+            return _record(source, name.table, result, foul)
         return read
 
     def _member_cards(self, topic: str, payload: bytes) -> dict[str, Any]:
@@ -235,15 +251,14 @@ class EventSession(JournalledService):
             SessionFileError: the journal cannot be written (nothing is applied; the table resends).
         """
         try:
-            source, result = result_of(table, payload, self.tables, self.fingerprints)
+            source, result, foul = board_of(table, payload, self.tables, self.fingerprints)
         except Unread as exc:
             self.refuse([({"type": "message", "table": table, "topic": TOPICS.board(table),
                            "payload": payload[:2000].decode("utf-8", "replace")}, str(exc))])
             self.version += 1
             return Taken(exc.source, None, "refused", str(exc))
         drawn = self.state.drawn
-        outcome = self.take({"type": "result", "source": source, "table": table, "board": result.board,
-                             "result": result.to_dict()})
+        outcome = self.take(_record(source, table, result, foul))
         made = self.event.draws[self.state.drawn] if self.state.drawn != drawn else None
         return Taken(source, result.board, outcome.status, outcome.why, made)
 

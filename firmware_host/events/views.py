@@ -4,13 +4,16 @@
   table), how many results each table has of its due, every round's matches scored, the standings
   (teams and pairs: VPs, net IMPs, place; an individual: players' percentages) and the refusals.
 Each standing carries ``name`` (:func:`named`: the team's name and its players, or the pair's or
-player's names, "" when nobody was named); the director's view lists ``adjustments`` (the corrections).
+player's names, "" when nobody was named); the director's view lists ``adjustments`` (the corrections)
+and ``held`` (each board a table called fouled that the director has still to decide, in words:
+:func:`held_boards`).
 
 * :func:`table_view`: what one club table plays now: the section its ``board`` messages name, the
   round, the boards, who sits where (``names``:
   each competitor seated there by number, as :func:`named` says, when named), the match
   and room; and, for a teams match, the boards of the round whose results both rooms have (only those:
-  ``laws.competition.teams.released_to``), with the IMPs each way.
+  ``laws.competition.teams.released_to``), with the IMPs each way; and ``held``, the boards this table
+  has played that await the director (a fouled board: no figure for them until he decides).
 
 When a round's last result is in, the next round's draw is already in the state, so both views show it
 from that same change on.
@@ -23,6 +26,7 @@ from typing import Any
 from laws.competition.event import EventState, team_awards
 from laws.competition.event_sections import score_sections
 from laws.competition.event_spec import EventKind, section_numbers
+from laws.competition.fouled import held_text
 from laws.competition.teams import released_to
 from laws.scoring.render import present
 
@@ -52,6 +56,21 @@ def adjustments(state: EventState) -> list[dict[str, Any]]:
         out.append({"round": r, "table": t, "board": b, "was": [x.to_dict() for x in before], "now": now.to_dict(),
                     "text": f"round {r}, table {t}, board {b}: {was} corrected to {_result_text(now)}"})
     return out
+
+
+def held_boards(state: EventState, tables: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Each board held for the director (``laws.competition.fouled``): where, the table's call, and one
+    line he reads (``board 5, table t-b, round 2: fouled at the table (first card against the record: ♥7
+    by East, trick 3); the director decides: a correction of the board``)."""
+    return [{"round": h.round, "table": h.table, "club_table": tables[h.table - 1], "board": h.board,
+             "foul": h.call.to_dict(), "text": held_text(h, tables[h.table - 1])} for h in state.held()]
+
+
+def _held_in(state: EventState, r: int, m: int, held: frozenset[tuple[int, int, int]]) -> list[int]:
+    """The boards of match ``m`` of round ``r`` held for the director, which its figures leave out: a
+    teams match's two rooms (tables 2m - 1, 2m), a Swiss pairs match's table ``m``."""
+    at = (2 * m - 1, 2 * m) if state.spec.kind.teams else (m,)
+    return sorted({b for (rr, t, b) in held if rr == r and t in at})
 
 
 def _result_text(res: Any) -> str:
@@ -85,6 +104,7 @@ def director_view(state: EventState, tables: tuple[str, ...], version: int = 0,
                   refusals: list[dict[str, str]] | None = None) -> dict[str, Any]:
     """The director's page (see the module's docstring)."""
     current = state.current
+    held = state.held_keys()
     rounds = []
     for r in sorted(state.draws):
         d = state.draws[r]
@@ -98,13 +118,14 @@ def director_view(state: EventState, tables: tuple[str, ...], version: int = 0,
             "complete": state.complete(r),
             "scored": [{"first": m.first.number, "second": m.second.number, "first_imps": m.first_imps,
                         "second_imps": m.second_imps, "first_vp": present(m.first_vp),
-                        "second_vp": present(m.second_vp)} for m in state.matches(r)],
+                        "second_vp": present(m.second_vp), "held": _held_in(state, r, i, held)}
+                       for i, m in enumerate(state.matches(r), 1)],
         })
     winner = state.knockout_winner()
     return {"event": state.spec.name, "kind": state.spec.kind.value, "version": version,
             "round": current, "rounds": state.spec.rounds, "finished": current > state.spec.rounds,
             "draws": rounds, "standings": _standings(state), "refusals": list(refusals or [])[-20:],
-            "adjustments": adjustments(state),
+            "adjustments": adjustments(state), "held": held_boards(state, tables),
             "winner": None if winner is None else winner.number}
 
 
@@ -133,6 +154,11 @@ def table_view(state: EventState, tables: tuple[str, ...], club_table: str, vers
         seated = sorted({c.number for c in (seat.north, seat.south, seat.east, seat.west)})
         out["names"] = {str(c): named(state, c) for c in seated if named(state, c)}
     out["entered"] = [b for b in state.boards_at(r, number) if (r, number, b) in state.results]
+    held = state.held_keys()
+    # a board this table has played that a table called fouled: no figure until the director decides
+    # (never the card called: the other room may not have played the board yet)
+    if any((r, number, b) in held for b in out["entered"]):
+        out["held"] = [b for b in out["entered"] if (r, number, b) in held]
     if state.spec.kind.teams:
         match = state.team_match(r, seat.match)
         out["released"] = [{"board": b.board, "home_imps": b.home, "away_imps": b.away}
@@ -171,8 +197,9 @@ def _rooms(state: EventState, r: int, m: int) -> list[Any]:
     from laws.competition.teams import RoomResults
 
     out = []
+    scored = state.scored_results()     # a board held for the director is released to neither room
     for b in state.draws[r].boards:
-        o, c = state.results.get((r, 2 * m - 1, b)), state.results.get((r, 2 * m, b))
+        o, c = scored.get((r, 2 * m - 1, b)), scored.get((r, 2 * m, b))
         if o is not None and c is not None and (o.adjusted or c.adjusted):
             home, away = team_awards(o if o.adjusted else c)
             out.append(RoomResults(b, home_adjusted=home, away_adjusted=away))

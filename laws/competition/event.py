@@ -43,6 +43,7 @@ from typing import Any
 
 from laws.cards import Seat
 from laws.competition.event_spec import EventError, EventKind, EventSpec, Seat4, tables_of
+from laws.competition.fouled import FoulCall, Held, held_calls, held_keys
 from laws.competition.individual import (
     IndividualResult,
     PlayerStanding,
@@ -223,6 +224,8 @@ class EventState:
         # competitor (team, pair or player number) -> {"name": team name or "", "players": [player dicts]}
         self.names: dict[int, dict[str, Any]] = {}
         self.corrected: dict[tuple[int, int, int], tuple[TableResult, ...]] = {}   # key -> results replaced
+        # key -> a table's fouled-board call, kept as taken (the board held: laws.competition.fouled)
+        self.fouls: dict[tuple[int, int, int], FoulCall] = {}
 
     @classmethod
     def opened(cls, spec: EventSpec) -> EventState:
@@ -251,7 +254,23 @@ class EventState:
         return sum(len(t.boards) if t.boards else len(d.boards) for t in d.tables)
 
     def complete(self, round_number: int) -> bool:
-        return round_number in self.draws and self._taken.get(round_number, 0) == self.due(round_number)
+        """Whether every result of the round is in and none of its boards is held for the director (a
+        fouled board waits like a missing result: ``laws.competition.fouled``)."""
+        return (round_number in self.draws and self._taken.get(round_number, 0) == self.due(round_number)
+                and not any(h.round == round_number for h in self.held()))
+
+    def held(self) -> tuple[Held, ...]:
+        """The fouled results the director has still to decide (``laws.competition.fouled.held_calls``)."""
+        return held_calls(self.spec, self.results, self.fouls, self.corrected)
+
+    def held_keys(self) -> frozenset[tuple[int, int, int]]:
+        """Every (round, table, board) not scored while a board is held (``fouled.held_keys``)."""
+        return held_keys(self.spec, self.results, self.held())
+
+    def scored_results(self) -> dict[tuple[int, int, int], TableResult]:
+        """The results scored now: every one taken but those of a board held for the director."""
+        held = self.held_keys()
+        return {k: v for k, v in self.results.items() if k not in held}
 
     def recount(self) -> None:
         """Count the results of each round again (after ``results`` was set wholesale)."""
@@ -298,8 +317,9 @@ class EventState:
                     f"{other} (home {home}, away {away}); give the same awards to each team")
         return None
 
-    def apply(self, result: TableResult) -> RoundDraw | None:
-        """Take ``result`` (checked first); the next round's draw when this completed a round, else None.
+    def apply(self, result: TableResult, foul: FoulCall | None = None) -> RoundDraw | None:
+        """Take ``result`` (checked first), with the table's fouled-board call when it made one (the board
+        is then held: :meth:`held`); the next round's draw when this completed a round, else None.
 
         Raises:
             EventError: :meth:`check`'s reason.
@@ -310,6 +330,8 @@ class EventState:
         key = (result.round, result.table, result.board)
         if key not in self.results:
             self._taken[result.round] = self._taken.get(result.round, 0) + 1
+            if foul is not None:
+                self.fouls[key] = foul
         self.results[key] = result
         r = result.round
         if self.complete(r) and r < self.spec.rounds and r + 1 not in self.draws:
@@ -320,7 +342,8 @@ class EventState:
         """The director's result for a table and board (a corrected contract, or an assigned score):
         it replaces the one taken (kept in ``corrected``), or is taken as a result when none was. A draw
         already made stands (a correction changes the standings from then on, not a draw already out);
-        the next round's draw when this completed a round.
+        the next round's draw when this completed a round (a missing result, or the round's last board held
+        decided: a held result may also be kept as played, given again).
 
         Raises:
             EventError: the round is not drawn, or that table does not play that board in it.
@@ -329,7 +352,7 @@ class EventState:
         taken = self.results.get(key)
         if taken is None:
             return self.apply(result)
-        if taken == result:
+        if taken == result and not self.is_held(key):
             raise EventError(f"round {result.round}, table {result.table}: board {result.board} has that "
                              "result already")
         why = self.award_problem(result) or self.knockout_problem(result)
@@ -337,7 +360,14 @@ class EventState:
             raise EventError(why)
         self.corrected[key] = (*self.corrected.get(key, ()), taken)
         self.results[key] = result
+        r = result.round
+        if self.complete(r) and r < self.spec.rounds and r + 1 not in self.draws:
+            return self._make_draw(r + 1)
         return None
+
+    def is_held(self, key: tuple[int, int, int]) -> bool:
+        """Whether the result at ``key`` (round, table, board) is fouled and not yet decided."""
+        return any((h.round, h.table, h.board) == key for h in self.held())
 
     def knockout_problem(self, result: TableResult) -> str | None:
         """A knock-out: why a correction cannot stand (None when it can). Once the next round is drawn the
@@ -371,6 +401,7 @@ class EventState:
         out.results = {k: v for k, v in self.results.items() if k[0] in out.draws}
         out.names = dict(self.names)
         out.corrected = {k: v for k, v in self.corrected.items() if k[0] in out.draws}
+        out.fouls = {k: v for k, v in self.fouls.items() if k[0] in out.draws}
         out.recount()
         return out
 
@@ -427,9 +458,10 @@ class EventState:
         d = self.draws[r]
         home, away = d.matches[m - 1]
         rooms = []
+        scored = self.scored_results()      # a board held for the director is scored in neither room
         for b in d.boards:
-            open_ = self.results.get((r, 2 * m - 1, b))
-            closed = self.results.get((r, 2 * m, b))
+            open_ = scored.get((r, 2 * m - 1, b))
+            closed = scored.get((r, 2 * m, b))
             adjusted = next((res for res in (open_, closed) if res is not None and res.adjusted), None)
             if adjusted is not None:
                 home_award, away_award = team_awards(adjusted)
@@ -476,9 +508,10 @@ class EventState:
         """Swiss pairs: North-South's Butler IMPs of each (table, board) of round ``r`` with a result."""
         d = self.draws[r]
         out: dict[tuple[int, int], int] = {}
+        scored = self.scored_results()      # a board held for the director has no datum yet
         for b in d.boards:
-            at = [(t.table, self.results[(r, t.table, b)].ns_score) for t in d.tables
-                  if (r, t.table, b) in self.results and not self.results[(r, t.table, b)].adjusted]
+            at = [(t.table, scored[(r, t.table, b)].ns_score) for t in d.tables
+                  if (r, t.table, b) in scored and not scored[(r, t.table, b)].adjusted]
             if at:
                 for (table, _s), won in zip(at, butler([s for _t, s in at])):
                     out[(table, b)] = won
@@ -488,7 +521,7 @@ class EventState:
         """Swiss pairs: each adjusted (table, board) of round ``r``: North-South's and East-West's award
         in IMPs (+3, 0, -3); an adjusted table is not one of the board's scores in the Butler datum."""
         return {(t, b): (AWARDS[res.awards[0]][0], AWARDS[res.awards[1]][0])
-                for (rr, t, b), res in self.results.items() if rr == r and res.adjusted}
+                for (rr, t, b), res in self.scored_results().items() if rr == r and res.adjusted}
 
     def played(self) -> list[Played]:
         """Every complete round's matches and byes as each competitor's :class:`Played`."""
@@ -539,7 +572,7 @@ class EventState:
 
     def _individual_results(self) -> list[IndividualResult]:
         out = []
-        for (r, t, b), res in sorted(self.results.items()):
+        for (r, t, b), res in sorted(self.scored_results().items()):    # a board held is not compared
             if res.adjusted:
                 value: Any = Artificial(AWARDS[res.awards[0]][1], AWARDS[res.awards[1]][1])
             elif res.assigned is not None:

@@ -32,7 +32,7 @@ def score_sections(state: EventState) -> EventResult:
         for t in range(1, sec.tables + 1):
             owner[offsets[sec.name] + t] = sec.name
     lines = []
-    for (r, table, board), res in sorted(state.results.items()):
+    for (r, table, board), res in sorted(state.scored_results().items()):   # a board held is not compared
         name = owner[table]
         seat = movements[name].at(r, table - offsets[name])
         assert seat is not None and seat.ns is not None and seat.ew is not None

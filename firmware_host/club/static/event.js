@@ -37,6 +37,10 @@
       const entered = view.entered || [];
       out.push(`<p id="entered">Results in: ${entered.length ? "boards " + entered.map(cell).join(", ") : "none yet"}`
                + "</p>");
+      if (view.held && view.held.length) {     // a board a table called fouled: no figure until the director decides
+        out.push(`<ul id="held">` + view.held.map(b => `<li>Board ${cell(b)}: awaits the director (fouled at a table): `
+                 + "no score until he decides</li>").join("") + "</ul>");
+      }
       if (view.released && view.released.length) {     // teams: a board both rooms have played, its IMPs
         out.push(`<ul id="released">` + view.released.map(b => `<li>Board ${cell(b.board)}: `
                  + `home ${cell(b.home_imps)} IMPs, away ${cell(b.away_imps)} IMPs</li>`).join("") + "</ul>");
@@ -57,7 +61,12 @@
       const tables = d.tables || [];
       // a Swiss round that no draw could make without a repeat: its repeated matches say so
       const again = (m) => (d.repeats || []).some(x => x[0] === m[0] && x[1] === m[1]) ? " (repeat)" : "";
-      out.push(`<ul id="draw">` + d.matches.map((m, i) => `<li>${cell(m[0])} v ${cell(m[1])}${again(m)}`
+      // a match whose figures leave out a board held for the director says so
+      const held = (i) => {
+        const h = ((d.scored || [])[i] || {}).held || [];
+        return h.length ? ` (board${h.length > 1 ? "s" : ""} ${h.map(cell).join(", ")} held for the director)` : "";
+      };
+      out.push(`<ul id="draw">` + d.matches.map((m, i) => `<li>${cell(m[0])} v ${cell(m[1])}${again(m)}${held(i)}`
                + `<ul>${tables.filter(t => t.match === i + 1).map(at).join("")}</ul></li>`).join("")
                + (d.matches.length ? "" : tables.map(at).join(""))
                + d.byes.map(b => `<li>${cell(b)}: bye</li>`).join("") + "</ul>");
@@ -65,6 +74,10 @@
       out.push(`<ul id="standings">` + view.standings.map(s => `<li>${s.field ? cell(s.field) + ": " : ""}`
                + `${cell(s.place)} ${w} ${name(s)}, `
                + (s.vp ? `${cell(s.vp)} VP` : `${cell(s.percent)} %`) + "</li>").join("") + "</ul>");
+      if (view.held && view.held.length) {     // boards a table called fouled, left out of every figure
+        out.push(`<p>Held for the director (not in any figure until he corrects the board):</p>`
+                 + `<ul id="held">` + view.held.map(h => `<li>${cell(h.text)}</li>`).join("") + "</ul>");
+      }
       if (view.adjustments && view.adjustments.length) {
         out.push(`<ul id="adjustments">` + view.adjustments.map(a => `<li>${cell(a.text)}</li>`).join("") + "</ul>");
       }

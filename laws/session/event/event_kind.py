@@ -8,7 +8,9 @@
   the club's file), their ``commitment`` (to the boards the event plays, as a pairs session's) and, when
   the file gives more, ``file_commitment`` (to every board given).
 * **A record** is ``{"type": "result", "source": "<table>:<seq>", "result": {round, table, board,
-  contract, declarer, tricks}}`` (``TableResult.to_dict``); the director's records are
+  contract, declarer, tricks}}`` (``TableResult.to_dict``), with ``"foul": {card, played_by, record_seat,
+  trick, seats}`` beside ``result`` when the table called the board fouled (the board is then held for
+  the director: ``laws.competition.fouled``); the director's records are
   ``{"type": "names", "competitor": N, "name": "", "players": [{name, member, federation}, ...]}`` (who a
   team, pair or player is: :func:`names_problem`; the latest for a competitor stands; an event of
   sections adds ``"section": "A", "pair": "3NS"``, the pair the number stands for; an individual's side
@@ -30,6 +32,7 @@ from typing import Any
 
 from laws.competition.event import EventState, TableResult
 from laws.competition.event_spec import EventError, EventKind, EventSpec, pair_id, section_pairs
+from laws.competition.fouled import FoulCall
 from laws.duplicate.deal import Board, Deal, commitment, file_part
 from laws.duplicate.movement import records_problem
 from laws.errors import as_typed
@@ -296,6 +299,11 @@ class EventSessionState:
         if rec["source"] in self.sources or self.event.results.get(
                 (result.round, result.table, result.board)) == result:
             return REPEAT
+        if rec.get("foul") is not None:
+            try:
+                FoulCall.from_dict(rec["foul"])
+            except ValueError as exc:
+                return f"round {result.round}, table {result.table}, board {result.board}: {exc}"
         return self.event.check(result) or ""
 
     def _correct_problem(self, rec: Mapping[str, Any]) -> str:
@@ -314,7 +322,7 @@ class EventSessionState:
         ev = self.event
         key = (result.round, result.table, result.board)
         if key in ev.results:
-            if ev.results[key] == result:
+            if ev.results[key] == result and not ev.is_held(key):    # a held result may be kept as played
                 return f"round {result.round}, table {result.table}: board {result.board} has that result already"
             return ev.award_problem(result) or ev.knockout_problem(result) or ""
         return ev.check(result) or ""
@@ -332,7 +340,8 @@ class EventSessionState:
             if made is not None:
                 self.drawn = made.round
             return
-        made = self.event.apply(self._result(rec))
+        foul = None if rec.get("foul") is None else FoulCall.from_dict(rec["foul"])
+        made = self.event.apply(self._result(rec), foul)
         self.sources.add(str(rec["source"]))
         if made is not None:
             self.drawn = made.round
