@@ -46,6 +46,7 @@ import time
 import urllib.parse
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from firmware_host.club.bridge_answers import AnswerError, check_answer
@@ -98,16 +99,18 @@ class Dashboard:
         heads: where the club keeps every table's journal heads (``club.heads.HeadBook``), or None.
         tick: seconds between batches sent to the browsers.
         clock: monotonic seconds, for session expiry and login throttling.
+        logins: the file that keeps the directors' logins across a restart (``web.auth.Sessions``' store;
+            the CLI's is ``<users>.logins``), or None: in memory only.
     """
 
     def __init__(self, host: str, port: int, mqtt_user: str, mqtt_password: str, users: dict[str, str], *,
                  session_ttl: float = 8 * 3600, tls: bool = False, ca_file: str | None = None,
                  secure_cookie: bool = False, device_key: bytes | None = None, heads: Any | None = None,
                  tick: float = 0.025, clock: Callable[[], float] = time.monotonic,
-                 duplicate: Any = None, event: Any = None) -> None:
+                 duplicate: Any = None, event: Any = None, logins: str | Path | None = None) -> None:
         import paho.mqtt.client as mqtt
 
-        self.sessions = Sessions(users, session_ttl, clock)
+        self.sessions = Sessions(users, session_ttl, clock, store=logins)
         self.throttle = Throttle(clock)
         self.devices = Devices(device_key)
         self.hashing = HashPool()

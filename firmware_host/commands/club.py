@@ -421,7 +421,7 @@ def _dashboard(args: argparse.Namespace) -> int:
     dash = Dashboard(args.broker_host, args.broker_port, args.mqtt_user, password, users,
                      session_ttl=args.session_minutes * 60, tls=args.tls, ca_file=args.ca_file,
                      secure_cookie=args.secure_cookie, device_key=device_key, heads=heads, duplicate=desk,
-                     event=event)
+                     event=event, logins=Path(args.users).with_name(Path(args.users).name + ".logins"))
     scheme = "https" if args.certfile else "http"
     print(f"dashboard on {scheme}://{args.host}:{args.port}/")
     if night is not None:

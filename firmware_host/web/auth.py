@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
+import math
+import os
 import re
 import secrets
 import time
@@ -113,15 +116,82 @@ class Sessions:
         users: name -> stored hash.
         ttl: session lifetime in seconds.
         clock: seconds (``time.monotonic``).
+        store: a file that keeps the logins across a restart of the server (``club dashboard`` keeps it
+            beside the users file, ``<users>.logins``, mode 0600), or None to keep them in memory only. It
+            holds each login's token hashed (SHA-256: the file alone opens no session), its director, its
+            CSRF token and when it ends, in wall-clock seconds; a login whose director is no longer in the
+            users file, or that has ended, is not taken back. A file that cannot be read is logged and left
+            aside (the directors log in again, as before there was one); one that cannot be written is
+            logged once, and the logins go on in memory.
+        wall: wall-clock seconds (``time.time``), for the store's times.
     """
 
     def __init__(self, users: dict[str, str], ttl: float = 8 * 3600,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, store: str | Path | None = None,
+                 wall: Callable[[], float] = time.time) -> None:
         self.users = users
         self.ttl = ttl
         self.clock = clock
-        self._sessions: dict[str, Session] = {}
+        self.wall = wall
+        self.store = Path(store) if store is not None else None
+        self._sessions: dict[str, Session] = {}   # by the token's SHA-256 (hex)
         self._dummy = hash_password(secrets.token_hex(8))
+        self._store_failed = False
+        if self.store is not None:
+            self._load()
+
+    @staticmethod
+    def _key(token: str) -> str:
+        return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def _load(self) -> None:
+        assert self.store is not None
+        try:
+            raw = self.store.read_bytes()
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            log.warning("%s: the logins kept cannot be read (%s); the directors log in again", self.store,
+                        exc.strerror or exc)
+            return
+        try:
+            data = json.loads(raw.decode("utf-8"))
+            rows = data["logins"]
+            now, wall = self.clock(), self.wall()
+            for row in rows:
+                key, user, ends, csrf = row["token_sha256"], row["user"], float(row["ends"]), row["csrf"]
+                if not (isinstance(key, str) and isinstance(user, str) and isinstance(csrf, str)) \
+                        or not math.isfinite(ends):
+                    raise ValueError("a login of the wrong shape")
+                if user in self.users and ends > wall:
+                    self._sessions[key] = Session(user, now + min(ends - wall, self.ttl), csrf)
+        except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError) as exc:
+            self._sessions.clear()
+            log.warning("%s: not the logins this server keeps (%s); the directors log in again", self.store, exc)
+            return
+        if self._sessions:
+            log.info("%d login(s) kept from before the restart: %s", len(self._sessions),
+                     ", ".join(sorted({s.user for s in self._sessions.values()})))
+
+    def _save(self) -> None:
+        """Write the logins to the store (a new file moved over the old one: never half written)."""
+        if self.store is None:
+            return
+        now, wall = self.clock(), self.wall()
+        rows = [{"token_sha256": k, "user": s.user, "ends": round(wall + (s.expires - now), 3), "csrf": s.csrf}
+                for k, s in self._sessions.items() if s.expires > now]
+        tmp = self.store.with_name(self.store.name + ".new")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump({"logins": rows}, f)
+            os.replace(tmp, self.store)
+            self._store_failed = False
+        except OSError as exc:
+            if not self._store_failed:
+                log.warning("%s: the logins cannot be kept (%s); they go on in memory, and a restart of the "
+                            "server asks the directors to log in again", self.store, exc.strerror or exc)
+            self._store_failed = True
 
     def verify(self, name: str, password: str) -> bool:
         """True when ``password`` is ``name``'s (scrypt: run it off the event loop, ``throttle.HashPool``).
@@ -137,27 +207,30 @@ class Sessions:
     def open(self, name: str) -> str:
         """A new session for ``name`` (whose password was verified): its token."""
         token = secrets.token_urlsafe(32)
-        self._sessions[token] = Session(name, self.clock() + self.ttl, secrets.token_urlsafe(24))
+        self._sessions[self._key(token)] = Session(name, self.clock() + self.ttl, secrets.token_urlsafe(24))
         log.info("director %s logged in", name)
+        self._save()
         return token
 
     def get(self, token: str | None) -> Session | None:
         """The live session for ``token``; an expired one is dropped (and logged)."""
         if not token:
             return None
-        s = self._sessions.get(token)
+        key = self._key(token)
+        s = self._sessions.get(key)
         if s is None:
             return None
         if self.clock() >= s.expires:
-            del self._sessions[token]
+            del self._sessions[key]
             log.info("session of %s expired", s.user)
+            self._save()
             return None
         return s
 
     def logout(self, token: str | None) -> None:
         """End a session."""
-        if token:
-            self._sessions.pop(token, None)
+        if token and self._sessions.pop(self._key(token), None) is not None:
+            self._save()
 
     def check_csrf(self, session: Session, token: str | None) -> bool:
         """True when ``token`` is the session's CSRF token."""

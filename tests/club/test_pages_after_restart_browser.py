@@ -61,15 +61,16 @@ def _euchre(tmp: Path, again: bool) -> tuple[Any, dict[str, Any], Callable[[], N
 
 
 KINDS = {"duplicate": _duplicate, "event": _event, "euchre": _euchre}
+HASH = hash_password("table-talk-1")
 
 
-def _serve(broker: LocalBroker, tmp: Path, kind: str, again: bool, port: int) -> tuple[Any, threading.Thread,
-                                                                                      Callable[[], None]]:
+def _serve(broker: LocalBroker, tmp: Path, kind: str, again: bool, port: int,
+           logins: Path | None = None) -> tuple[Any, threading.Thread, Callable[[], None]]:
     from firmware_host.club.dashboard import Dashboard, serve
 
     desk, where, close = KINDS[kind](tmp, again)
     dash = Dashboard("127.0.0.1", broker.port, DASHBOARD_USER, "dash-pw-1",
-                     {"director": hash_password("table-talk-1")}, **{k: desk for k in where})
+                     {"director": HASH}, logins=logins, **{k: desk for k in where})
     if kind == "euchre":
         from firmware_host.euchre_night.screens import mount
 
@@ -121,6 +122,48 @@ def test_the_directors_page_asks_for_a_login_after_the_dashboard_restarts(tmp_pa
         WebDriverWait(driver, 20).until(lambda d: "/login" not in d.current_url)
         assert driver.current_url == url + page, f"the login sent the director to {driver.current_url}"
         WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "conn").text == "live")
+    finally:
+        driver.quit()
+        _stop(server, thread, close)
+        broker.stop()
+
+
+def test_a_login_kept_beside_the_users_file_outlives_the_restart(tmp_path: Path) -> None:
+    """`club dashboard` keeps the logins in `<users>.logins`: a restart (a crash, the unit starting it again)
+    left every director logged out mid-evening, on a phone, to type his password again. Now the page's
+    stream comes back by itself, on the same page, and its forms still carry a CSRF token the server knows."""
+    _need("mosquitto", "mosquitto")
+    if missing():
+        pytest.skip(missing())
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    broker = LocalBroker(tmp_path / "broker", {DASHBOARD_USER: "dash-pw-1"})
+    broker.start()
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    logins = tmp_path / "users.logins"
+    server, thread, close = _serve(broker, tmp_path, "duplicate", False, port, logins)
+    driver = chromium(tempfile.mkdtemp(dir=tmp_path))
+    try:
+        browser_login(driver, url)
+        WebDriverWait(driver, 20).until(lambda d: "/login" not in d.current_url)
+        driver.get(url + "duplicate")
+        WebDriverWait(driver, 20).until(lambda d: d.find_element(By.ID, "conn").text == "live")
+        assert logins.stat().st_mode & 0o777 == 0o600
+        _stop(server, thread, close)                                   # the dashboard goes down ...
+        server, thread, close = _serve(broker, tmp_path, "duplicate", True, port, logins)   # ... and back
+        status = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const csrf = document.querySelector('meta[name="csrf-token"]').content;
+            fetch('/api/duplicate/round', {method: 'POST', credentials: 'same-origin',
+                  headers: {'Content-Type': 'application/json', 'X-CSRF-Token': csrf},
+                  body: JSON.stringify({round: 2})}).then(r => done(r.status));""")
+        assert status == 200, status                                    # the page's token is still the login's
+        # the page's stream came back by itself: the call made after the restart reaches it, on the same page
+        WebDriverWait(driver, 30).until(lambda d: "Round 2 of" in d.find_element(By.ID, "round-words").text,
+                                        f"the page is on {driver.current_url}")
+        assert driver.current_url == url + "duplicate"
     finally:
         driver.quit()
         _stop(server, thread, close)
