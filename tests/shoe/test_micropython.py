@@ -22,7 +22,7 @@ import pytest
 
 from firmware_host.shoe import codec
 from firmware_host.shoe import messages as m
-from firmware_host.shoe.firmware import FIRMWARE_DIR
+from firmware_host.shoe.firmware import FIRMWARE_DIR, load_firmware
 from tests.shoe.vectors import VECTORS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -230,6 +230,21 @@ def test_the_board_loop_survives_a_garbled_line_and_a_failing_sensor(tmp_path: P
     assert lines["feeds"].split() == ["40", "4000"]       # fed after each of the 40 whole loops
     assert "(0, 80, 0)" in lines["pixels"]                           # lamp 1 on, green
     assert "poll failed: OSError" in out
+
+
+def test_a_firmware_fault_reads_the_same_on_micropython_as_on_cpython(tmp_path: Path) -> None:
+    """ERROR 5's detail came from ``repr(exc)`` in ``main.py``: on MicroPython that is
+    ``OSError(5, 'capteur d\\xe9branch\\xe9')`` (a trailing comma for one argument, every non-ASCII
+    character escaped), on CPython ``OSError(5, 'capteur débranché')``: the host logged a different
+    sentence for the same failure depending on the runtime. Now both name it alike."""
+    script = (MPY / "board.py").read_text().replace(
+        "i2c.fail = True", 'i2c.fail = OSError(5, "capteur d\\u00e9branch\\u00e9")')
+    out = run_micropython(script, tmp_path, board=True)
+    host = dict(line.split(" ", 1) for line in out.splitlines() if line.startswith("host "))["host"]
+    (fault,) = [x for x in codec.Decoder().feed(bytes.fromhex(host)) if isinstance(x, m.ShoeError)]
+    assert fault.detail == "firmware fault 1: OSError: 5, capteur débranché"
+    shoe_mod, _wire = load_firmware()
+    assert fault.detail == "firmware fault 1: " + shoe_mod.fault_text(OSError(5, "capteur débranché"))
 
 
 # --- protocol 1.2: boards ---------------------------------------------------------------------------

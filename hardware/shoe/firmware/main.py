@@ -3,7 +3,8 @@ folder to the Pico (e.g. ``mpremote cp -r shoefw : && mpremote cp main.py :``; h
 while plugging in to get a REPL without the loop and the watchdog).
 
 The loop survives anything ``Shoe.poll()`` raises: it prints the exception on the USB console,
-counts it and tells the host (ERROR 5, at most every 10 s), then keeps serving. A hardware watchdog
+counts it and tells the host (ERROR 5, at most every 10 s; named by ``fault_text``, which reads the same
+on MicroPython and CPython, where ``repr`` does not), then keeps serving. A hardware watchdog
 restarts the board if the loop ever hangs (a new ``boot_id`` tells the host).
 """
 
@@ -13,7 +14,7 @@ import time
 import machine
 
 from shoefw.rp2040 import Rp2040Hal, UartPort
-from shoefw.shoe import Shoe
+from shoefw.shoe import Shoe, fault_text
 
 WATCHDOG_MS = 4000
 
@@ -32,7 +33,7 @@ def run():
         except Exception as exc:  # noqa: BLE001 - the shoe must keep serving whatever happens
             print("shoe: poll failed:", repr(exc))
             try:
-                shoe.report_fault(repr(exc))
+                shoe.report_fault(fault_text(exc))
             except Exception as again:  # noqa: BLE001
                 print("shoe: could not report it:", repr(again))
         wdt.feed()

@@ -22,6 +22,18 @@ RESEND_BURST = 4       # frames of a resend pass written per poll
 FAULT_REPORT_MS = 10000
 
 
+def fault_text(exc):
+    """An exception as ERROR 5 names it: its type and arguments, ``OSError: 5, Input/output error``.
+
+    Not ``repr(exc)``: MicroPython writes ``OSError(5,)`` and escapes every character outside ASCII
+    (``'d\\xe9branch\\xe9'``) where CPython writes ``OSError(5)`` and ``'débranché'``, so the same
+    failure would reach the host as a different sentence on each runtime (PROTOCOL.md section 4.2).
+    ``str`` of each argument is the same on both."""
+    text = ", ".join([str(a) for a in exc.args])
+    name = type(exc).__name__
+    return name + ": " + text if text else name
+
+
 def seat_for(index, dealer, pattern, turn_up):
     """Seat code of the ``index``-th card (0-based) of a deal, or SEAT_NONE past its end.
 

@@ -58,7 +58,7 @@ class UART:
 
 class I2C:
     """A TCS34725 colour sensor at 0x29; ``clear`` is its clear-channel count; ``fail`` makes reads
-    raise OSError as a loose sensor cable does."""
+    raise OSError as a loose sensor cable does (an exception put in ``fail`` is raised as it is)."""
 
     def __init__(self, bus, sda=None, scl=None, freq=400000):
         self.clear = 100
@@ -72,6 +72,8 @@ class I2C:
         pass
 
     def readfrom_mem(self, addr, reg, n):
+        if isinstance(self.fail, Exception):
+            raise self.fail
         if self.fail:
             raise OSError(5)
         return bytes([self.clear & 0xFF, (self.clear >> 8) & 0xFF])
