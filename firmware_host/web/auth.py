@@ -32,7 +32,7 @@ BACK = re.compile(r"/(?![/\\])[A-Za-z0-9_.~%/-]{0,255}")
 
 def back_to(path: object) -> str:
     """Where a login sends the browser once it succeeds: the page that sent it to the login (``/login?next=
-    /euchre``), so a director whose login was lost (a restarted dashboard keeps none) is back on the page he
+    /euchre``), so a director whose login was lost (it ended, or a dashboard kept no logins) is back on the page he
     was on, not on the dashboard's page hunting for it. Only a path of this server is followed: anything else
     (``//evil.example``, ``/\\evil``, ``https://...``, text that is no path, the login itself) gives ``/``, so
     the login can never be made to send a browser to another site; nor an ``/api/`` path, which is no page

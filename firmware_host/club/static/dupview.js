@@ -122,7 +122,7 @@ window.dupview = (() => {
     if (after) after.before(node); else container.append(node);
   }
   // A browser's EventSource tries again by itself after a network error, but gives up for good on an
-  // answer that is not the stream: a dashboard restarted (its logins were in its memory) answers the
+  // answer that is not the stream: a dashboard restarted (a login it did not keep) answers the
   // director's stream 401, a proxy 502 while the dashboard starts. So on an error the director's page
   // asks loginUrl (a state that needs the login) and goes to the login page on 401, as the dashboard's
   // own page does; and a stream the browser gave up is opened again, 3 s on. The login page is told this

@@ -97,7 +97,7 @@
   }
   const conn = document.getElementById("conn");
   // A browser's EventSource tries again by itself after a network error but gives up for good on an
-  // answer that is no stream: the dashboard restarted (its logins were in its memory) answers 401, or 404
+  // answer that is no stream: the dashboard restarted (a login it did not keep) answers 401, or 404
   // to a table's page opened by a login. A page opened by a login then asks /api/state and goes to the
   // login page on 401, telling it this page (?next=) so the login comes back here; a stream the browser
   // gave up is opened again 3 s on (docs/competitions.md).
