@@ -159,6 +159,12 @@ class NightTable(Resending[str]):
         d = self.ctl.engine.state.deal
         return d is not None and not d.void and d.number not in self.scored
 
+    def at_round(self) -> bool:
+        """Seated at a night's round now: a hand in play is scored from its cards at its fifth trick, and a
+        result typed before then sends the night nothing (what a restarted table tells its operator)."""
+        s = self.seating
+        return s is not None and bool(s.seats) and not s.done and not s.finished
+
     def may_deal(self) -> bool:
         """Whether a new hand may start: seated, the round neither called nor played out."""
         s = self.seating

@@ -307,3 +307,46 @@ def test_a_hand_scored_outside_a_night_s_round_is_not_sent_after_a_restart(tmp_p
         assert not table.results.in_play() and table.results.may_deal()
     finally:
         table.stop()
+
+
+def test_a_table_restarted_in_a_night_s_hand_is_not_told_to_wait_for_a_typed_result(tmp_path: Path) -> None:
+    """Found restarting a real ``cardtable run`` killed in the middle of a night's hand: it said "deal 1 is
+    dealt and the table waits for its result (the director enters it on the club's dashboard)". At a
+    night's round the table counts the hand from its cards at the fifth trick, and a result typed before
+    then sends the night nothing: the line told the director to lose the hand."""
+    import signal
+    import subprocess
+    import sys
+
+    from firmware_host.club.broker import free_port
+    from firmware_host.config import load_config
+    from firmware_host.live import build_table
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    path = write_config(folder, "table-01", 1, "127.0.0.1", free_port(), "pw")   # no broker
+    plan = deal_hand(Seat.E, random.Random(0))
+    table = build_table(load_config(path, env={}), synchronous="NORMAL")
+    try:
+        table.ctl.submit(SessionInput(SEATING))
+        for e in plan.events[:30]:
+            table.ctl.submit(LawInput(event_from_dict(e), "camera"))
+        while table.ctl.drain():
+            pass
+        assert table.ctl.snapshot()["phase"] in ("auction", "play")
+    finally:
+        table.stop()
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "-v", "run", "--config", str(path),
+                            "--no-display"], cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True)
+    assert run.stderr is not None
+    line = ""
+    for _ in range(40):   # the first line about the deal, past the ordinary notes (restored, connecting...)
+        line = run.stderr.readline()
+        if "deal 1 " in line or not line:
+            break
+    run.send_signal(signal.SIGTERM)
+    run.communicate(timeout=20)
+    assert "counts its result from the cards at the fifth trick" in line, line
+    assert "director enters it" not in line
