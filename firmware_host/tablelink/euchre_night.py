@@ -111,7 +111,8 @@ class NightTable(Resending[str]):
                 try:
                     seating = EuchreSeating.from_dict(msg)
                 except MessageError:
-                    pass   # refused when it came (``euchre_seating_refused``): the seating before it stood
+                    continue   # refused when it came (``euchre_seating_refused``): the seating before it stood
+                self._settle(seating)   # what it answered then is not owed now (a finished night's hands)
                 continue
             not_sent = row.body.get("euchre_hand_not_sent")
             if isinstance(not_sent, dict) and isinstance(not_sent.get("deal"), int):
@@ -294,13 +295,20 @@ class NightTable(Resending[str]):
             self.ctl.journal_note({"euchre_seating_refused": str(exc)})
             return
         self.seating = s
+        self._settle(s)
+        self._maybe_stop()
+        self.resend_due()
+
+
+    def _settle(self, s: EuchreSeating) -> None:
+        """Forget the hands seating ``s`` answers, those of its rounds gone by, and all once its night is
+        finished: live as each seating comes, and at a restart as each journaled one is read back, in order
+        (read back without them, a finished night's hands were owed again and the next night took them)."""
         answered = {a.source for a in s.answers if a.kind == "hand"}   # the night's answers to its hands
         for key in list(self.unanswered):
             body, _ = self.unanswered[key]
             if self._sources.get(key, set()) & answered or int(body.get("round") or 0) < s.round or s.finished:
                 self._forget(key)
-        self._maybe_stop()
-        self.resend_due()
 
 
 def connect(night: NightTable, ctl: Any, publisher: Any) -> NightTable:

@@ -350,3 +350,46 @@ def test_a_table_restarted_in_a_night_s_hand_is_not_told_to_wait_for_a_typed_res
     run.communicate(timeout=20)
     assert "counts its result from the cards at the fifth trick" in line, line
     assert "director enters it" not in line
+
+
+def test_a_table_restarted_in_next_week_s_night_does_not_send_last_week_s_hands(tmp_path: Path) -> None:
+    """Found on a real table: after a night ended (its last seating answered every hand and said
+    `finished`), the same table, in the next night (a new folder, the same players), was killed mid-hand and
+    restarted. The restart read every hand ever sent back from the journal as unanswered, without the
+    answers the journaled seatings gave: the new night's round-1 seating (no answers yet) named none of
+    them, so last night's hands were sent again, and the new night took them as its own round 1 and round
+    2 (and finished). A restart now settles the hands by each journaled seating in order, as the running
+    table did."""
+    from firmware_host.club.broker import free_port
+    from firmware_host.config import load_config
+    from firmware_host.live import build_table
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    cfg = load_config(write_config(folder, "table-01", 1, "127.0.0.1", free_port(), "pw"), env={})  # no broker
+    one = {**SEATING, "rounds": 1, "hands": 1}
+    table = build_table(cfg, synchronous="NORMAL")
+    try:
+        table.ctl.submit(SessionInput(one))
+        for e in deal_hand(Seat.E, random.Random(0)).events:
+            table.ctl.submit(LawInput(event_from_dict(e), "camera"))
+        while table.ctl.drain():
+            pass
+        [sent] = [r.seq for r in table.ctl.journal.rows() if r.kind == "note" and "euchre_hand" in r.body]
+        answer = {"source": f"table-01:{sent}", "board": 1, "status": "taken", "why": "", "kind": "hand"}
+        table.ctl.submit(SessionInput({**one, "answers": [answer], "done": True, "finished": True, "seq": 6}))
+        table.ctl.submit(SessionInput({**one, "seq": 0, "t": 1.0}))   # next week's night, round 1
+        while table.ctl.drain():
+            pass
+        assert list(table.results.unanswered) == []                   # the running table sends nothing old
+    finally:
+        table.stop()
+    table = build_table(cfg, synchronous="NORMAL")                    # killed and restarted in that night
+    try:
+        table.ctl.submit(SessionInput({**one, "seq": 0, "t": 1.0}))   # its retained seating, again
+        while table.ctl.drain():
+            pass
+        assert list(table.results.unanswered) == []
+        assert not [r for r in table.ctl.journal.rows() if r.kind == "note" and "euchre_hand_again" in r.body]
+    finally:
+        table.stop()
