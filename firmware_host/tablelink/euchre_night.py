@@ -109,9 +109,11 @@ class NightTable(Resending[str]):
             msg = row.body.get("session")
             if isinstance(msg, dict) and msg.get("kind") == "euchre_seating":
                 try:
-                    seating = EuchreSeating.from_dict(msg)
+                    read = EuchreSeating.from_dict(msg)
                 except MessageError:
                     continue   # refused when it came (``euchre_seating_refused``): the seating before it stood
+                self._begin(seating, read)
+                seating = read
                 self._settle(seating)   # what it answered then is not owed now (a finished night's hands)
                 continue
             not_sent = row.body.get("euchre_hand_not_sent")
@@ -294,11 +296,25 @@ class NightTable(Resending[str]):
         except MessageError as exc:
             self.ctl.journal_note({"euchre_seating_refused": str(exc)})
             return
+        self._begin(self.seating, s)
         self.seating = s
         self._settle(s)
         self._maybe_stop()
         self.resend_due()
 
+
+    def _begin(self, before: EuchreSeating | None, s: EuchreSeating) -> None:
+        """A seating after a finished one, or of an earlier round than the one before it, is a new night
+        (a night's round never goes back): its hands are counted from nothing, and the last night's, sent
+        or stopped, are its no more. Counted by round number for good, a table's second night on the same
+        journal had its rounds "played out" by the first night's hands before they began, and sent none."""
+        if before is None or not (before.finished and not s.finished or s.round < before.round):
+            return
+        self.sent_in.clear()
+        self.stopped.clear()
+        for key in list(self.unanswered):
+            self._forget(key)
+        self._sources.clear()
 
     def _settle(self, s: EuchreSeating) -> None:
         """Forget the hands seating ``s`` answers, those of its rounds gone by, and all once its night is

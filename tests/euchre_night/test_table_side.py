@@ -393,3 +393,57 @@ def test_a_table_restarted_in_next_week_s_night_does_not_send_last_week_s_hands(
         assert not [r for r in table.ctl.journal.rows() if r.kind == "note" and "euchre_hand_again" in r.body]
     finally:
         table.stop()
+
+
+def test_a_table_plays_next_week_s_night_after_this_one_and_sends_its_hands(tmp_path: Path) -> None:
+    """Found on a real table in its second night: the hand was counted from its cards and scored, but never
+    sent (the night stayed at 0 hands). The table counted the hands it had sent by round number for good:
+    last night's round 1 had its one hand, so tonight's round 1 was "played out" before it began (with 8
+    hands a round, a second night on the same journal got nothing from that table), running or restarted.
+    A seating after a finished one, or of an earlier round than the one before, is a new night: its
+    hands are counted from nothing."""
+    from firmware_host.club.broker import free_port
+    from firmware_host.config import load_config
+    from firmware_host.live import build_table
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    cfg = load_config(write_config(folder, "table-01", 1, "127.0.0.1", free_port(), "pw"), env={})  # no broker
+    one = {**SEATING, "rounds": 1, "hands": 1}
+
+    def sent(t: Any) -> list[tuple[int, int, int]]:
+        return [(r.body["euchre_hand"]["round"], r.body["euchre_hand"]["hand"], r.body["euchre_hand"]["deal"])
+                for r in t.ctl.journal.rows() if r.kind == "note" and "euchre_hand" in r.body]
+
+    def play(t: Any, dealer: Seat, seed: int) -> None:
+        for e in deal_hand(dealer, random.Random(seed)).events:
+            t.ctl.submit(LawInput(event_from_dict(e), "camera"))
+        while t.ctl.drain():
+            pass
+
+    table = build_table(cfg, synchronous="NORMAL")
+    try:
+        table.ctl.submit(SessionInput(one))
+        play(table, Seat.E, 0)
+        [(_, _, first)] = sent(table)
+        answer = {"source": f"table-01:{max(r.seq for r in table.ctl.journal.rows())}", "board": 1,
+                  "status": "taken", "why": "", "kind": "hand"}
+        table.ctl.submit(SessionInput({**one, "answers": [answer], "done": True, "finished": True, "seq": 6}))
+        table.ctl.submit(SessionInput({**one, "seq": 0, "t": 1.0}))   # next week's night, round 1
+        play(table, Seat.S, 5)
+        assert sent(table) == [(1, 1, first), (1, 1, first + 1)]       # tonight's round 1, hand 1
+        table.ctl.submit(SessionInput({**one, "done": True, "finished": True, "seq": 3, "t": 1.0}))
+        while table.ctl.drain():
+            pass
+    finally:
+        table.stop()
+    table = build_table(cfg, synchronous="NORMAL")                    # restarted: as it stood
+    try:
+        table.ctl.submit(SessionInput({**SEATING, "rounds": 2, "hands": 1, "seq": 0, "t": 2.0}))  # a third night
+        while table.ctl.drain():
+            pass
+        assert table.results.may_deal()
+        play(table, Seat.W, 7)
+        assert sent(table)[-1] == (1, 1, first + 2)
+    finally:
+        table.stop()
