@@ -96,16 +96,20 @@ def _open(args: argparse.Namespace) -> int:
         topics = EventTopics(args.event)
         for c in clubs:
             topics.club(c)
-        if len(set(clubs)) != len(clubs) or not clubs:
-            return _fail("--clubs: give each club once")
+        if not clubs:
+            return _fail("--clubs: no club given (the clubs' ids, separated by commas)")
+        twice = next((c for i, c in enumerate(clubs) if c in clubs[:i]), None)
+        if twice is not None:
+            return _fail(f"--clubs: club {twice} is given twice; give each club once")
         due = _due(args.due, clubs) if args.due is not None else {}
         if isinstance(due, str):
             return _fail(due)
         try:
             boards = read_hand_records(args.hand_records)
         except (OSError, ValueError) as exc:
+            said = str(exc)   # the reader's words name the file already: "nope.pbn: cannot be read (...)"
             return _fail(f"--hand-records {_os_words(exc)}" if isinstance(exc, OSError)
-                         else f"{args.hand_records}: {exc}")
+                         else said if said.startswith(f"{args.hand_records}:") else f"{args.hand_records}: {said}")
         setup = EventSetup(args.event, tuple(b.number for b in boards), clubs, Method(args.method), commitment(boards),
                            due)
         path = create_event(args.dir, setup)

@@ -382,3 +382,19 @@ def test_club_records_says_the_login_was_refused(tmp_path: Path, capsys: pytest.
     assert err.startswith(f"cardtable federation: the club's broker 127.0.0.1:{broker.port} refused the login "
                           "'uplink': "), err
     assert err.count("\n") == 1 and not (tmp_path / "r.pbn").exists()
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--clubs", "c1,c2,c1", "--hand-records", "RECORDS"], "--clubs: club c1 is given twice; give each club once"),
+    (["--clubs", "", "--hand-records", "RECORDS"], "--clubs: no club given (the clubs' ids, separated by commas)"),
+    (["--clubs", "c1", "--hand-records", "nope.pbn"], "nope.pbn: cannot be read (No such file or directory)"),
+])
+def test_open_names_the_club_or_file_once(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str],
+                                          argv: list[str], said: str) -> None:
+    """Found checking `federation open` by hand: a club given twice was "--clubs: give each club once"
+    (which club?), an empty --clubs said the same, and a file that cannot be read was named twice
+    ("nope.pbn: nope.pbn: cannot be read")."""
+    argv = [str(records) if a == "RECORDS" else a for a in argv]
+    assert main(["federation", "open", "--dir", str(tmp_path / "e"), "--event", "e", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err == f"cardtable federation: {said}\n"
