@@ -392,10 +392,12 @@ def register_club_verbs(csub: argparse._SubParsersAction) -> None:  # type: igno
     u.set_defaults(func=_uplink)
 
 
-def _host_port(text: str) -> tuple[str, int]:
+def _host_port(text: str, opt: str = "--broker") -> tuple[str, int]:
+    """``HOST:PORT`` as given to ``opt``; a ValueError naming the option and what it takes."""
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"{text!r} is not HOST:PORT")
+        raise ValueError(f"{opt} {text[:80]!r}: not HOST:PORT (the broker's name or address, a colon, a port "
+                         "1 to 65535)")
     return host, int(port)
 
 
@@ -403,7 +405,7 @@ def _federate(args: argparse.Namespace) -> int:
     from firmware_host.federation.topics import EventTopics, TopicError
 
     try:
-        host, port = _host_port(args.remote)
+        host, port = _host_port(args.remote, "--remote")
         password = _password(args.password_file)
         topics = EventTopics(args.event)
         cafile = Path(args.cafile).resolve() if args.cafile else None
