@@ -270,6 +270,9 @@ def build_table(cfg: Config, *, display: Any | None = None, synchronous: str = "
         publisher = MqttPublisher(cfg.mqtt, cfg.table.id, journal, time.time, deals=ctl.deals())
         publisher.on_command(ClubCommands(cfg.table.game, ctl.submit), acknowledges=True)
         ctl.observers.append(publisher)
+        # the status as restored, sent on connecting: else the broker's retained status (and the director's
+        # page) stays the one left before the stop (a journal fault, another journal's phase) until an input
+        publisher.status(ctl.snapshot())
         too_large.connect(publisher, ctl)   # a message the broker would refuse: a note, shown, not a loop
         if cfg.duplicate is not None and cfg.duplicate.session:
             from firmware_host.tablelink.duplicate_results import DuplicateResults, connect

@@ -347,10 +347,24 @@ class ClubState:
         kept = self.heads.record(v.table, head[0], head[1], now)
         problem = self.heads.problem(v.table)
         said = {"row": kept.row, "t": kept.t, "problem": problem.problem if problem is not None else ""}
-        if said == v.journal:
+        renewed = self._new_journal(v, now) if last is not None and kept.row < last.row else []
+        if said == v.journal and not renewed:
             return []
         v.journal = said
-        return [{"type": "table", "table": v.to_dict()}]
+        return [{"type": "table", "table": v.to_dict()}, *renewed]
+
+    def _new_journal(self, v: TableView, now: float) -> list[dict[str, Any]]:
+        """The table's journal went back (a new card, a journal replaced): its seqs start again from 1.
+
+        Without this, every status below the old journal's newest seq was dropped as older and every event
+        or ruling whose seq the old journal had used as a repeat: the page kept the old journal's phase and
+        lamps, and a call of the new one never reached the queue. The table's numbers start afresh, and its
+        retained status is read again (one the new journal sent before this heartbeat was dropped)."""
+        v.status_seq, v.last_ordered = -1, -1
+        self._seen.pop(v.table, None)
+        self._seen_order.pop(v.table, None)
+        v.resync_owed, v.resync_at = False, now
+        return [{"type": "resync", "table": v.table}]
 
     def _repeat(self, table: str, kind: str, seq: int) -> bool:
         seen = self._seen.setdefault(table, set())

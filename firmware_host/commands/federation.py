@@ -96,16 +96,20 @@ def _open(args: argparse.Namespace) -> int:
         topics = EventTopics(args.event)
         for c in clubs:
             topics.club(c)
-        if len(set(clubs)) != len(clubs) or not clubs:
-            return _fail("--clubs: give each club once")
+        if not clubs:
+            return _fail("--clubs: no club given (the clubs' ids, separated by commas)")
+        twice = next((c for i, c in enumerate(clubs) if c in clubs[:i]), None)
+        if twice is not None:
+            return _fail(f"--clubs: club {twice} is given twice; give each club once")
         due = _due(args.due, clubs) if args.due is not None else {}
         if isinstance(due, str):
             return _fail(due)
         try:
             boards = read_hand_records(args.hand_records)
         except (OSError, ValueError) as exc:
+            said = str(exc)   # the reader's words name the file already: "nope.pbn: cannot be read (...)"
             return _fail(f"--hand-records {_os_words(exc)}" if isinstance(exc, OSError)
-                         else f"{args.hand_records}: {exc}")
+                         else said if said.startswith(f"{args.hand_records}:") else f"{args.hand_records}: {said}")
         setup = EventSetup(args.event, tuple(b.number for b in boards), clubs, Method(args.method), commitment(boards),
                            due)
         path = create_event(args.dir, setup)
@@ -389,10 +393,12 @@ def register_club_verbs(csub: argparse._SubParsersAction) -> None:  # type: igno
     u.set_defaults(func=_uplink)
 
 
-def _host_port(text: str) -> tuple[str, int]:
+def _host_port(text: str, opt: str = "--broker") -> tuple[str, int]:
+    """``HOST:PORT`` as given to ``opt``; a ValueError naming the option and what it takes."""
     host, _, port = text.rpartition(":")
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"{text!r} is not HOST:PORT")
+        raise ValueError(f"{opt} {text[:80]!r}: not HOST:PORT (the broker's name or address, a colon, a port "
+                         "1 to 65535)")
     return host, int(port)
 
 
@@ -402,7 +408,7 @@ def _federate(args: argparse.Namespace) -> int:
     from firmware_host.wire.topics import TOPICS
 
     try:
-        host, port = _host_port(args.remote)
+        host, port = _host_port(args.remote, "--remote")
         password = _password(args.password_file)
         EventTopics(args.event)
         cafile = Path(args.cafile).resolve() if args.cafile else None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import logging
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -72,11 +74,9 @@ def run(args: argparse.Namespace) -> int:
     snap = table.ctl.snapshot()
     if display is not None:
         display.status(snap)  # the restored state at once, not an empty panel until the next event
-    if snap.get("phase") in ("auction", "play", "scoring") and not snap.get("bridge"):
-        # only a table that does not record the game waits for a typed result
-        logging.getLogger("cardtable.run").warning(
-            "deal %s is dealt and the table waits for its result (the director enters it on the club's "
-            "dashboard); the shoe deals again after that", snap.get("deal"))
+    said = waits_for(snap, getattr(table, "results", None))
+    if said is not None:
+        logging.getLogger("cardtable.run").log(*said)
     if getattr(args, "events", None):
         from firmware_host.table.director_input import EventReader
 
@@ -89,6 +89,23 @@ def run(args: argparse.Namespace) -> int:
     finally:
         table.stop()
     return 0
+
+
+def waits_for(snap: dict[str, Any], results: Any) -> tuple[int, str] | None:
+    """What a table restored in the middle of a deal tells its operator it waits for (a level and a line).
+
+    Only a table that does not record the game waits for a typed result. A euchre table at a night's
+    round counts the hand from its cards at the fifth trick: it was told to wait for the director's result,
+    and a result typed before the fifth trick sends the night nothing (docs/euchre.md, "What if")."""
+    if snap.get("phase") not in ("auction", "play", "scoring") or snap.get("bridge"):
+        return None
+    at_round = getattr(results, "at_round", None)
+    if at_round is not None and at_round():
+        return (logging.INFO, f"deal {snap.get('deal')} is in play at the euchre night's round: the table "
+                "counts its result from the cards at the fifth trick (play it out; a result typed before then "
+                "sends the night nothing)")
+    return (logging.WARNING, f"deal {snap.get('deal')} is dealt and the table waits for its result (the "
+            "director enters it on the club's dashboard); the shoe deals again after that")
 
 
 def _transient(text: str) -> bool:

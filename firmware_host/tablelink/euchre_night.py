@@ -109,9 +109,12 @@ class NightTable(Resending[str]):
             msg = row.body.get("session")
             if isinstance(msg, dict) and msg.get("kind") == "euchre_seating":
                 try:
-                    seating = EuchreSeating.from_dict(msg)
+                    read = EuchreSeating.from_dict(msg)
                 except MessageError:
-                    pass   # refused when it came (``euchre_seating_refused``): the seating before it stood
+                    continue   # refused when it came (``euchre_seating_refused``): the seating before it stood
+                self._begin(seating, read)
+                seating = read
+                self._settle(seating)   # what it answered then is not owed now (a finished night's hands)
                 continue
             not_sent = row.body.get("euchre_hand_not_sent")
             if isinstance(not_sent, dict) and isinstance(not_sent.get("deal"), int):
@@ -158,6 +161,12 @@ class NightTable(Resending[str]):
         """A hand is under way (dealt or being dealt, not yet scored)."""
         d = self.ctl.engine.state.deal
         return d is not None and not d.void and d.number not in self.scored
+
+    def at_round(self) -> bool:
+        """Seated at a night's round now: a hand in play is scored from its cards at its fifth trick, and a
+        result typed before then sends the night nothing (what a restarted table tells its operator)."""
+        s = self.seating
+        return s is not None and bool(s.seats) and not s.done and not s.finished
 
     def may_deal(self) -> bool:
         """Whether a new hand may start: seated, the round neither called nor played out."""
@@ -287,14 +296,35 @@ class NightTable(Resending[str]):
         except MessageError as exc:
             self.ctl.journal_note({"euchre_seating_refused": str(exc)})
             return
+        self._begin(self.seating, s)
         self.seating = s
+        self._settle(s)
+        self._maybe_stop()
+        self.resend_due()
+
+
+    def _begin(self, before: EuchreSeating | None, s: EuchreSeating) -> None:
+        """A seating after a finished one, or of an earlier round than the one before it, is a new night
+        (a night's round never goes back): its hands are counted from nothing, and the last night's, sent
+        or stopped, are its no more. Counted by round number for good, a table's second night on the same
+        journal had its rounds "played out" by the first night's hands before they began, and sent none."""
+        if before is None or not (before.finished and not s.finished or s.round < before.round):
+            return
+        self.sent_in.clear()
+        self.stopped.clear()
+        for key in list(self.unanswered):
+            self._forget(key)
+        self._sources.clear()
+
+    def _settle(self, s: EuchreSeating) -> None:
+        """Forget the hands seating ``s`` answers, those of its rounds gone by, and all once its night is
+        finished: live as each seating comes, and at a restart as each journaled one is read back, in order
+        (read back without them, a finished night's hands were owed again and the next night took them)."""
         answered = {a.source for a in s.answers if a.kind == "hand"}   # the night's answers to its hands
         for key in list(self.unanswered):
             body, _ = self.unanswered[key]
             if self._sources.get(key, set()) & answered or int(body.get("round") or 0) < s.round or s.finished:
                 self._forget(key)
-        self._maybe_stop()
-        self.resend_due()
 
 
 def connect(night: NightTable, ctl: Any, publisher: Any) -> NightTable:

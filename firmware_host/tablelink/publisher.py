@@ -186,11 +186,17 @@ class MqttPublisher:
         self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Stop sending (what is unsent stays in the outbox) and disconnect."""
+        """Stop sending (what is unsent stays in the outbox) and disconnect, the club told we are offline."""
         self.delivery.stop()
         if self._thread is not None:
             self._thread.join(timeout)
-        self.client.disconnect()
+        # MQTT 5's "disconnect with will message" (0x04): the broker publishes our will, `online` false,
+        # as when the table vanishes; a plain disconnect drops it, and a table stopped on purpose stayed
+        # online on the director's page
+        from paho.mqtt.packettypes import PacketTypes
+        from paho.mqtt.reasoncodes import ReasonCode
+
+        self.client.disconnect(reasoncode=ReasonCode(PacketTypes.DISCONNECT, identifier=4))
         stop_loop(self.client)
         self.delivery.close()
 

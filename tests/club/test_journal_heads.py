@@ -240,3 +240,41 @@ def test_one_login_s_flood_of_new_heads_writes_a_bounded_number_of_lines(tmp_pat
         s.ingest(*_beat("t3", f"{k}:{'c' * 64}"), 100.0 + 5.0 * k)
     assert len(HeadBook.read(tmp_path / "heads.jsonl", "t3")) == 199
     book.close()
+
+
+def _envelope(kind: str, seq: int, prev: int | None, body: dict[str, Any]) -> tuple[str, bytes]:
+    env: dict[str, Any] = {"table": "t1", "kind": kind, "seq": seq, "deal": 1, "t": 100.0, "body": body}
+    if prev is not None:
+        env["prev"] = prev
+    return f"cardtable/t1/{kind}", json.dumps(env).encode()
+
+
+def test_a_table_on_a_new_journal_is_shown_again_from_its_first_message(tmp_path: Path) -> None:
+    """Found running a real ``cardtable run`` whose journal was replaced (a new card) while the dashboard
+    ran: its heartbeat was flagged "went back", but the page kept the old journal's phase and lamps, and a
+    player's attention (status seq 4, ruling seq 3) never reached the queue: the dashboard dropped every
+    status below the old journal's newest seq (142) as older, and every event or ruling whose seq the old
+    journal had used as a repeat. A head that goes back starts the table's numbers afresh."""
+    s = ClubState(HeadBook(tmp_path / "heads.jsonl"))
+    lamps = {"attention_E": False, "redeal": False}
+    status = {"table": "t1", "phase": "play", "game": "contract-bridge", "deal": 2, "dealer": "N",
+              "lamps": lamps, "score": {}}
+    s.ingest(*_envelope("status", 142, None, status), 10.0)
+    for seq in range(2, 142):
+        s.ingest(*_envelope("event", seq, seq - 1, {"type": "shuffle", "seat": "S"}), 10.0)
+        s.ingest(*_envelope("ruling", seq, seq - 1, {"remedy": "score", "law": "x", "clause": "x",
+                                                      "reason": "A score."}), 10.0)
+    s.ingest(*_beat("t1", f"142:{'a' * 64}"), 11.0)
+    before = s.tables["t1"].events
+    s.ingest(*_beat("t1", f"1:{'b' * 64}"), 20.0)   # the new card's journal: first heartbeat
+    s.ingest(*_envelope("event", 2, 0, {"type": "demand", "seat": "E", "what": "attention"}), 20.0)
+    s.ingest(*_envelope("ruling", 3, 2, {"remedy": "attention", "law": "Contract Bridge, Drawing Attention",
+                                         "clause": "CB-attention", "reason": "East draws attention.",
+                                         "seat": "E"}), 20.0)
+    s.ingest(*_envelope("status", 4, None, {**status, "phase": "forming", "deal": 0,
+                                            "lamps": {**lamps, "attention_E": True}}), 20.0)
+    view = s.tables["t1"].to_dict()
+    assert "went back from row 142 to row 1" in view["journal"]["problem"]
+    assert view["phase"] == "forming" and view["deal"] == 0, view
+    assert s.tables["t1"].events == before + 1 and view["last_event"] == "demand East"
+    assert view["call"] is not None and "East draws attention." in view["call"]["reason"], view["call"]

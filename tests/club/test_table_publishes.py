@@ -61,3 +61,58 @@ def test_table_with_mqtt_publishes_rulings_and_clears_lamps_on_ack(tmp_path: Pat
         assert scores[0]["body"]["reason"] == "North made 4\u2660: 120 below."
     finally:
         table.stop()
+
+
+def test_a_restarted_table_tells_its_status_as_restored_before_anything_happens(tmp_path: Path) -> None:
+    """Found restarting a real ``cardtable run`` that waited for its hand's result: it sent `online`, its
+    packs and heartbeats, but no status until the next input, so the broker's retained status (and the
+    director's page) stayed the one it left before the stop (a journal fault lit then, another journal's
+    phase after a card was replaced). The status as restored is queued at start, sent on connecting."""
+    pw = tmp_path / "pw"
+    pw.write_text("x\n")
+    (tmp_path / "t.toml").write_text(
+        f'[table]\nid = "t1"\ngame = "contract-bridge"\ndata_dir = "{tmp_path / "data"}"\n'
+        '[shoe]\ndriver = "none"\n[camera]\nsource = "none"\n[pins]\nfactory = "mock"\n'
+        f'[mqtt]\nhost = "127.0.0.1"\nport = 9\nusername = "t1"\npassword_file = "{pw}"\n')
+    cfg = load_config(tmp_path / "t.toml", env={})
+    table = build_table(cfg)
+    try:
+        ctl = table.ctl
+        ctl.engine.state.next_dealer = Seat.N
+        for e in prelude(Seat.N):
+            ctl.process(LawInput(e, "shoe"))
+        phase = ctl.snapshot()["phase"]
+    finally:
+        table.stop()
+    again = build_table(cfg)   # the restart: nothing has happened yet
+    try:
+        assert again.publisher is not None
+        text = again.publisher.delivery.status_text()
+        assert text is not None, "no status to send on connecting"
+        body = json.loads(text)["body"]
+        assert body["phase"] == phase and body["seq"] == again.ctl.seq
+    finally:
+        again.stop()
+
+
+def test_a_table_stopped_on_purpose_is_offline_on_the_club(tmp_path: Path, broker, watcher: Watcher) -> None:  # type: ignore[no-untyped-def]
+    """Found stopping a real ``cardtable run`` with SIGTERM (as systemd does): the broker publishes the
+    table's will (`online` false) only when a table vanishes, not when it disconnects cleanly, so the
+    director's page showed a stopped table online and its commands pending as if it would take them now,
+    not "table away: it gets it on return". The table disconnects asking the broker for its will."""
+    pw = tmp_path / "pw"
+    pw.write_text(PASSWORDS["t1"] + "\n")
+    (tmp_path / "t.toml").write_text(
+        f'[table]\nid = "t1"\ngame = "contract-bridge"\ndata_dir = "{tmp_path / "data"}"\n'
+        '[shoe]\ndriver = "none"\n[camera]\nsource = "none"\n[pins]\nfactory = "mock"\n'
+        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\nusername = "t1"\npassword_file = "{pw}"\n')
+    table = build_table(load_config(tmp_path / "t.toml", env={}))
+
+    def online(msgs: list[tuple[str, bytes]]) -> list[bool]:
+        return [json.loads(p)["online"] for t, p in msgs if t == "cardtable/t1/online"]
+
+    try:
+        assert watcher.wait_for(lambda msgs: online(msgs) == [True])
+    finally:
+        table.stop()
+    assert watcher.wait_for(lambda msgs: online(msgs) == [True, False]), online(watcher.messages)

@@ -307,3 +307,143 @@ def test_a_hand_scored_outside_a_night_s_round_is_not_sent_after_a_restart(tmp_p
         assert not table.results.in_play() and table.results.may_deal()
     finally:
         table.stop()
+
+
+def test_a_table_restarted_in_a_night_s_hand_is_not_told_to_wait_for_a_typed_result(tmp_path: Path) -> None:
+    """Found restarting a real ``cardtable run`` killed in the middle of a night's hand: it said "deal 1 is
+    dealt and the table waits for its result (the director enters it on the club's dashboard)". At a
+    night's round the table counts the hand from its cards at the fifth trick, and a result typed before
+    then sends the night nothing: the line told the director to lose the hand."""
+    import signal
+    import subprocess
+    import sys
+
+    from firmware_host.club.broker import free_port
+    from firmware_host.config import load_config
+    from firmware_host.live import build_table
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    path = write_config(folder, "table-01", 1, "127.0.0.1", free_port(), "pw")   # no broker
+    plan = deal_hand(Seat.E, random.Random(0))
+    table = build_table(load_config(path, env={}), synchronous="NORMAL")
+    try:
+        table.ctl.submit(SessionInput(SEATING))
+        for e in plan.events[:30]:
+            table.ctl.submit(LawInput(event_from_dict(e), "camera"))
+        while table.ctl.drain():
+            pass
+        assert table.ctl.snapshot()["phase"] in ("auction", "play")
+    finally:
+        table.stop()
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "-v", "run", "--config", str(path),
+                            "--no-display"], cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True)
+    assert run.stderr is not None
+    line = ""
+    for _ in range(40):   # the first line about the deal, past the ordinary notes (restored, connecting...)
+        line = run.stderr.readline()
+        if "deal 1 " in line or not line:
+            break
+    run.send_signal(signal.SIGTERM)
+    run.communicate(timeout=20)
+    assert "counts its result from the cards at the fifth trick" in line, line
+    assert "director enters it" not in line
+
+
+def test_a_table_restarted_in_next_week_s_night_does_not_send_last_week_s_hands(tmp_path: Path) -> None:
+    """Found on a real table: after a night ended (its last seating answered every hand and said
+    `finished`), the same table, in the next night (a new folder, the same players), was killed mid-hand and
+    restarted. The restart read every hand ever sent back from the journal as unanswered, without the
+    answers the journaled seatings gave: the new night's round-1 seating (no answers yet) named none of
+    them, so last night's hands were sent again, and the new night took them as its own round 1 and round
+    2 (and finished). A restart now settles the hands by each journaled seating in order, as the running
+    table did."""
+    from firmware_host.club.broker import free_port
+    from firmware_host.config import load_config
+    from firmware_host.live import build_table
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    cfg = load_config(write_config(folder, "table-01", 1, "127.0.0.1", free_port(), "pw"), env={})  # no broker
+    one = {**SEATING, "rounds": 1, "hands": 1}
+    table = build_table(cfg, synchronous="NORMAL")
+    try:
+        table.ctl.submit(SessionInput(one))
+        for e in deal_hand(Seat.E, random.Random(0)).events:
+            table.ctl.submit(LawInput(event_from_dict(e), "camera"))
+        while table.ctl.drain():
+            pass
+        [sent] = [r.seq for r in table.ctl.journal.rows() if r.kind == "note" and "euchre_hand" in r.body]
+        answer = {"source": f"table-01:{sent}", "board": 1, "status": "taken", "why": "", "kind": "hand"}
+        table.ctl.submit(SessionInput({**one, "answers": [answer], "done": True, "finished": True, "seq": 6}))
+        table.ctl.submit(SessionInput({**one, "seq": 0, "t": 1.0}))   # next week's night, round 1
+        while table.ctl.drain():
+            pass
+        assert list(table.results.unanswered) == []                   # the running table sends nothing old
+    finally:
+        table.stop()
+    table = build_table(cfg, synchronous="NORMAL")                    # killed and restarted in that night
+    try:
+        table.ctl.submit(SessionInput({**one, "seq": 0, "t": 1.0}))   # its retained seating, again
+        while table.ctl.drain():
+            pass
+        assert list(table.results.unanswered) == []
+        assert not [r for r in table.ctl.journal.rows() if r.kind == "note" and "euchre_hand_again" in r.body]
+    finally:
+        table.stop()
+
+
+def test_a_table_plays_next_week_s_night_after_this_one_and_sends_its_hands(tmp_path: Path) -> None:
+    """Found on a real table in its second night: the hand was counted from its cards and scored, but never
+    sent (the night stayed at 0 hands). The table counted the hands it had sent by round number for good:
+    last night's round 1 had its one hand, so tonight's round 1 was "played out" before it began (with 8
+    hands a round, a second night on the same journal got nothing from that table), running or restarted.
+    A seating after a finished one, or of an earlier round than the one before, is a new night: its
+    hands are counted from nothing."""
+    from firmware_host.club.broker import free_port
+    from firmware_host.config import load_config
+    from firmware_host.live import build_table
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    cfg = load_config(write_config(folder, "table-01", 1, "127.0.0.1", free_port(), "pw"), env={})  # no broker
+    one = {**SEATING, "rounds": 1, "hands": 1}
+
+    def sent(t: Any) -> list[tuple[int, int, int]]:
+        return [(r.body["euchre_hand"]["round"], r.body["euchre_hand"]["hand"], r.body["euchre_hand"]["deal"])
+                for r in t.ctl.journal.rows() if r.kind == "note" and "euchre_hand" in r.body]
+
+    def play(t: Any, dealer: Seat, seed: int) -> None:
+        for e in deal_hand(dealer, random.Random(seed)).events:
+            t.ctl.submit(LawInput(event_from_dict(e), "camera"))
+        while t.ctl.drain():
+            pass
+
+    table = build_table(cfg, synchronous="NORMAL")
+    try:
+        table.ctl.submit(SessionInput(one))
+        play(table, Seat.E, 0)
+        [(_, _, first)] = sent(table)
+        answer = {"source": f"table-01:{max(r.seq for r in table.ctl.journal.rows())}", "board": 1,
+                  "status": "taken", "why": "", "kind": "hand"}
+        table.ctl.submit(SessionInput({**one, "answers": [answer], "done": True, "finished": True, "seq": 6}))
+        table.ctl.submit(SessionInput({**one, "seq": 0, "t": 1.0}))   # next week's night, round 1
+        play(table, Seat.S, 5)
+        assert sent(table) == [(1, 1, first), (1, 1, first + 1)]       # tonight's round 1, hand 1
+        table.ctl.submit(SessionInput({**one, "done": True, "finished": True, "seq": 3, "t": 1.0}))
+        while table.ctl.drain():
+            pass
+    finally:
+        table.stop()
+    table = build_table(cfg, synchronous="NORMAL")                    # restarted: as it stood
+    try:
+        table.ctl.submit(SessionInput({**SEATING, "rounds": 2, "hands": 1, "seq": 0, "t": 2.0}))  # a third night
+        while table.ctl.drain():
+            pass
+        assert table.results.may_deal()
+        play(table, Seat.W, 7)
+        assert sent(table)[-1] == (1, 1, first + 2)
+    finally:
+        table.stop()

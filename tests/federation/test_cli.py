@@ -83,7 +83,7 @@ def test_club_records_refuses_what_it_cannot_use(tmp_path: Path, capsys: pytest.
     base = ["club", "records", "--event", "sim1", "--club", "c1", "--password-file", str(pw)]
     for extra, words in ((["--broker=127.0.0.1:1", "--out", str(there)], "there is a file there already"),
                          (["--broker=127.0.0.1:1", "--out", str(tmp_path / "r.txt")], "written as PBN"),
-                         (["--broker=nowhere", "--out", str(tmp_path / "r.pbn")], "is not HOST:PORT"),
+                         (["--broker=nowhere", "--out", str(tmp_path / "r.pbn")], "--broker 'nowhere': not HOST:PORT"),
                          (["--broker=127.0.0.1:1", "--out", str(tmp_path / "r.pbn"), "--timeout", "0.3"],
                           "the club's broker 127.0.0.1:1: connection refused (is Mosquitto running there?)"),
                          (["--broker=127.0.0.1:1", "--out", str(tmp_path / "r.pbn"), "--timeout", "-1"],
@@ -382,3 +382,34 @@ def test_club_records_says_the_login_was_refused(tmp_path: Path, capsys: pytest.
     assert err.startswith(f"cardtable federation: the club's broker 127.0.0.1:{broker.port} refused the login "
                           "'uplink': "), err
     assert err.count("\n") == 1 and not (tmp_path / "r.pbn").exists()
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--clubs", "c1,c2,c1", "--hand-records", "RECORDS"], "--clubs: club c1 is given twice; give each club once"),
+    (["--clubs", "", "--hand-records", "RECORDS"], "--clubs: no club given (the clubs' ids, separated by commas)"),
+    (["--clubs", "c1", "--hand-records", "nope.pbn"], "nope.pbn: cannot be read (No such file or directory)"),
+])
+def test_open_names_the_club_or_file_once(tmp_path: Path, records: Path, capsys: pytest.CaptureFixture[str],
+                                          argv: list[str], said: str) -> None:
+    """Found checking `federation open` by hand: a club given twice was "--clubs: give each club once"
+    (which club?), an empty --clubs said the same, and a file that cannot be read was named twice
+    ("nope.pbn: nope.pbn: cannot be read")."""
+    argv = [str(records) if a == "RECORDS" else a for a in argv]
+    assert main(["federation", "open", "--dir", str(tmp_path / "e"), "--event", "e", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err == f"cardtable federation: {said}\n"
+
+
+@pytest.mark.parametrize("remote, said", [
+    ("nohost", "--remote 'nohost': not HOST:PORT (the broker's name or address, a colon, a port 1 to 65535)"),
+    ("h:99999", "--remote 'h:99999': not HOST:PORT (the broker's name or address, a colon, a port 1 to 65535)"),
+])
+def test_federate_names_the_option_whose_address_is_wrong(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         remote: str, said: str) -> None:
+    """Found by hand: "'nohost' is not HOST:PORT" named neither the option nor what a port may be."""
+    pw = tmp_path / "pw"
+    pw.write_text("secret\n")
+    out = tmp_path / "bridge.conf"
+    assert main(["club", "federate", "--event", "e", "--club", "c1", "--remote", remote, "--password-file",
+                 str(pw), "--out", str(out)]) == 2
+    assert capsys.readouterr().err.endswith(f": {said}\n") and not out.exists()
