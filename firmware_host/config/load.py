@@ -309,6 +309,11 @@ def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: P
                 files[key] = f
         if mqtt.ca_file is not None and not mqtt.tls:
             raise ConfigError(f"{loc('mqtt', 'ca_file')}: a CA file is for TLS; set tls = true as well")
+        _check_host(mqtt.host, loc("mqtt", "host"))
+        if "password_file" in files:
+            _check_password_file(files["password_file"], loc("mqtt", "password_file"))
+        if "ca_file" in files:
+            _check_ca_file(files["ca_file"], loc("mqtt", "ca_file"))
         mqtt = replace(mqtt, **files)
     vision = dict(data.get("vision", {}))
     hfile = vision.get("homography_file")
@@ -317,6 +322,59 @@ def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: P
     zones = MappingProxyType(dict(data["zones"])) if isinstance(data.get("zones"), dict) else None   # None: absent
     duplicate = build_duplicate(data, values("duplicate"), loc, base_dir, t.game, shoe.driver, mqtt is not None)
     return Config(t, shoe, cam, pins, mqtt, MappingProxyType(vision), origin, duplicate, zones)
+
+
+PASSWORD_AT_MOST = 4096
+"""The largest ``[mqtt] password_file`` read, in bytes: the file holds the password alone (as the
+command line's password files, ``commands.guard.SECRET_AT_MOST``)."""
+
+
+def _check_host(host: str, where: str) -> None:
+    """Refuse a broker host no resolver can be asked about: the table's link thread printed the idna
+    codec's traceback ("label empty or too long") for ``clüb..local`` and the table ran on without its
+    broker, and check-config had passed it."""
+    if any(c.isspace() or not c.isprintable() for c in host):
+        raise ConfigError(f"{where}: {_show(host)} is not a host name or address (no spaces or control characters)")
+    try:
+        host.encode("idna")
+    except UnicodeError:
+        raise ConfigError(f"{where}: {_show(host)} is not a host name or address (an empty label, a label "
+                          "over 63 characters or a character no host name may hold)") from None
+
+
+def _check_password_file(path: Path, where: str) -> None:
+    """The password file holds one line of UTF-8 text: checked here, so check-config says what the table
+    would otherwise say at start as "'utf-8' codec can't decode byte 0xd2 in position 2" (no file, no key),
+    and an empty file is not sent to the broker as an empty password."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(PASSWORD_AT_MOST + 1)     # never more: the file may be a log named by mistake
+    except OSError as exc:
+        raise ConfigError(f"{where}: cannot read {path} ({exc.strerror or exc})") from None
+    if len(raw) > PASSWORD_AT_MOST:
+        raise ConfigError(f"{where}: {path} is over {PASSWORD_AT_MOST} bytes, too big for a password file "
+                          "(it holds the password alone)")
+    try:
+        text = raw.decode("utf-8").strip()
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{where}: {path} is not UTF-8 text (byte {exc.start + 1}); it holds the password alone") from None
+    if not text:
+        raise ConfigError(f"{where}: {path} is empty; it holds the table's broker password")
+
+
+def _check_ca_file(path: Path, where: str) -> None:
+    """The CA file is PEM certificates: checked here, where the table said only "[X509:
+    NO_CERTIFICATE_OR_CRL_FOUND] no certificate or crl found (_ssl.c:4154)" at start."""
+    import ssl
+
+    try:
+        ssl.create_default_context(cafile=str(path))
+    except OSError as exc:        # ssl.SSLError is an OSError
+        reason = getattr(exc, "reason", None) or exc.strerror or exc
+        raise ConfigError(f"{where}: {path} holds no CA certificate TLS can use ({reason}); want the club's "
+                          "CA in PEM (cardtable club certs)") from None
+    except ValueError as exc:
+        raise ConfigError(f"{where}: {path} holds no CA certificate TLS can use ({exc})") from None
 
 
 def _build_pins(raw: dict[str, Any], scalars: dict[str, Any], loc: Any) -> PinsConfig:
