@@ -70,6 +70,10 @@ _KIND_NAMES = {"str": "a string", "text": "a string (may be empty)", "path": "a 
                "boards": "a list of board numbers or a text such as \"1-3, 7\""}
 
 
+_NO_NUL = ("shoe.port", "mqtt.username", "duplicate.section", "duplicate.ns", "duplicate.ew")
+"""Text keys (beside every path) that are names a NUL cannot be part of; the table's name has its own check."""
+
+
 def _show(value: Any) -> str:
     """A value for a message, cut short: a 4000-digit number is not worth printing."""
     text = repr(value)
@@ -117,6 +121,9 @@ def _check_kind(kind: str, value: Any, where: str) -> Any:
         raise ConfigError(f"{where}: want {_KIND_NAMES[kind]}, got {_show(value)} ({type(value).__name__})")
     if kind == "str" and not value:
         raise ConfigError(f"{where}: must not be empty")
+    if (kind in ("path", "source") or where.endswith(_NO_NUL)) and isinstance(value, str) and "\x00" in value:
+        # TOML's "\u0000" passed check-config; run then stopped on "embedded null byte", naming nothing
+        raise ConfigError(f"{where}: holds a NUL character (\\u0000), which no name, path or port may hold")
     return float(value) if kind == "float" else value
 
 

@@ -144,3 +144,18 @@ def test_mqtt_hosts_the_docs_allow(tmp_path: Path, host: str) -> None:
     (tmp_path / "pw").write_text("secret\n")
     (tmp_path / "t.toml").write_text(f'[mqtt]\nhost = "{host}"\npassword_file = "pw"\n')
     assert load_config(tmp_path / "t.toml", env={}, check_devices=False).mqtt.host == host  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ('[table]\ndata_dir = "journal\\u0000s"\n', "table.data_dir"),
+    ('[shoe]\nport = "/dev/ttyUSB0\\u0000"\n', "shoe.port"),
+    ('[camera]\nsource = "/dev/video0\\u0000"\n', "camera.source"),
+    ('[table]\ngame = "duplicate-bridge"\n[duplicate]\nrecords = "boards\\u0000.pbn"\n', "duplicate.records"),
+])
+def test_a_nul_character_in_a_name_or_path_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      text: str, key: str) -> None:
+    """``data_dir = "journal\\u0000s"`` passed check-config, and ``run`` then stopped on "cardtable:
+    embedded null byte", naming neither the file nor the key."""
+    rc, err = _check(tmp_path, capsys, text, "--no-devices")
+    assert rc == 2 and f"{key}: holds a NUL character" in err and str(tmp_path / "table.toml") in err, err
+    assert len(err.strip().splitlines()) == 1
