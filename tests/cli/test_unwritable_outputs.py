@@ -146,3 +146,16 @@ def test_trying_an_output_leaves_no_file_behind(tmp_path: Path, capsys: pytest.C
     assert main(["duplicate", "export", "--session", str(tmp_path / "none"), "--format", "pbn",
                  "--out", str(out)]) == 2
     assert "no session here" in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+@pytest.mark.parametrize("where", ["file", "under-file"])
+def test_soak_workdir_that_cannot_be_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str,
+                                              duplicate: bool) -> None:
+    """``soak --workdir table.toml`` printed NotADirectoryError's traceback (exit 1) from its first table,
+    once the shoe had started; the folder is now made (or refused) before anything starts."""
+    (tmp_path / "notes.txt").write_text("x\n")
+    out = tmp_path / "notes.txt" if where == "file" else tmp_path / "notes.txt" / "soak"
+    err = _refused(capsys, ["soak", *(["--duplicate"] if duplicate else []), "--workdir", str(out)], out)
+    assert err.startswith(f"cardtable soak: --workdir {out}: ")
+    assert (tmp_path / "notes.txt").read_text() == "x\n"
