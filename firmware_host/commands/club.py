@@ -118,6 +118,22 @@ def _exit_on_sigterm() -> None:
     exit_on_sigterm()
 
 
+def _tls_pair_problem(certfile: Path, keyfile: Path) -> str:
+    """Why mosquitto could not serve TLS with this certificate and key ("" when it can): found before it
+    starts, since it said "Unable to load server certificate ... PEM routines::no start line" in five
+    lines of its own log and exit 1."""
+    import ssl
+
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(str(certfile), str(keyfile))
+    except ssl.SSLError as exc:
+        return (f"not a PEM certificate and its private key ({exc.reason or exc}); `cardtable club certs` "
+                "writes broker.pem and broker.key")
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    return ""
+
+
 def _broker(args: argparse.Namespace) -> int:
     import secrets
     from pathlib import Path
@@ -153,6 +169,17 @@ def _broker(args: argparse.Namespace) -> int:
                 print(f"club broker: TLS needs {opt} naming an existing PEM file (got {f!r})", file=sys.stderr)
                 return 2
         tls = (Path(args.certfile).resolve(), Path(args.keyfile).resolve())
+        problem = _tls_pair_problem(*tls)
+        if problem:
+            print(f"club broker: --certfile {args.certfile} --keyfile {args.keyfile}: {problem}", file=sys.stderr)
+            return 2
+    if args.port:   # port 0: mosquitto is given a free one
+        from firmware_host.commands.guard import cannot_listen
+
+        busy = cannot_listen(args.bind, args.port)   # mosquitto said it in its own lines, exit 1
+        if busy:
+            print(f"club broker: --port {args.port}: {busy}", file=sys.stderr)
+            return 2
     workdir = Path(args.dir)
     pwdir = workdir / "passwords"
     users = {}
