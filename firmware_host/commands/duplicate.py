@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from firmware_host.commands.guard import FIRST, cannot_write, guarded, whole
+from firmware_host.commands.guard import FIRST, cannot_write, guarded, iso_date, line_of_text, whole
 from firmware_host.commands.guard import Refused as _Refused
 
 if TYPE_CHECKING:
@@ -58,10 +58,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("--arrow-switch", metavar="ROUNDS", help="a Mitchell's rounds in which every pair plays the "
                    "boards from the other direction, joined by '+' (5, or 6+7): the session is then one field")
     o.add_argument("--method", choices=METHODS, default="matchpoints")
-    o.add_argument("--name", default="Pairs", help="the event's name")
-    o.add_argument("--date", default="", help="YYYY-MM-DD (default today)")
-    o.add_argument("--club", default="", help="the club's name")
-    o.add_argument("--section", default="A")
+    o.add_argument("--name", default="Pairs", type=line_of_text(80), help="the event's name")
+    o.add_argument("--date", default="", type=iso_date, help="YYYY-MM-DD (default today)")
+    o.add_argument("--club", default="", type=line_of_text(80, empty=True), help="the club's name")
+    o.add_argument("--section", default="A", type=line_of_text(80))
     o.add_argument("--roster", metavar="FILE", help="the club's roster: a CSV 'member number,name[,federation number]'")
     o.add_argument("--players", metavar="FILE", help="each pair's players: a CSV 'pair,player,player' (member "
                    "numbers from --roster, or a visitor's name)")

@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from firmware_host.commands.guard import Refused, number, port, read_secret
+from firmware_host.commands.guard import Refused, iso_date, line_of_text, number, port, read_secret
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -34,9 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("--roster", metavar="FILE", help="the club's roster CSV (as for duplicate open)")
     _night_args(o)
     o.add_argument("--tables", type=int, help="club tables table-01 ... (default: as many as the format needs)")
-    o.add_argument("--name", default="Euchre night")
-    o.add_argument("--club", default="")
-    o.add_argument("--date", default="")
+    o.add_argument("--name", default="Euchre night", type=line_of_text(80))
+    o.add_argument("--club", default="", type=line_of_text(80, empty=True))
+    o.add_argument("--date", default="", type=iso_date)
     o.set_defaults(func=_open)
 
     s = verbs.add_parser("serve", help="run the night on the club's broker, with its pages")

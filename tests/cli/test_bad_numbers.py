@@ -154,3 +154,36 @@ def test_a_gain_in_range_is_taken(text: str) -> None:
     from firmware_host.commands.guard import number
 
     assert number(0, 64)(text) == float(text)
+
+
+@pytest.mark.parametrize(("option", "value", "says"), [
+    ("--name", "Mon\nday", "1 to 80 printable characters"),
+    ("--name", "", "1 to 80 printable characters"),
+    ("--name", "x" * 81, "1 to 80 printable characters"),
+    ("--club", 'Our "club"]\n[Site', "0 to 80 printable characters"),
+    ("--date", "yesterday", "a date is YYYY-MM-DD"),
+    ("--date", "2026-02-30", "is no date"),
+    ("--date", "20261202", "a date is YYYY-MM-DD"),
+])
+@pytest.mark.parametrize("kind", ["duplicate", "euchre"])
+def test_a_name_or_date_a_results_file_cannot_hold_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                              kind: str, option: str, value: str, says: str) -> None:
+    """``duplicate open --name $'Mon\\nday' --date yesterday`` opened a session whose PBN export began
+    ``[Event "Mon`` with ``day"]`` a line of its own and ``[Date "yesterday"]``; ``euchre open`` took the
+    same. Refused at the command line, naming the option, before a folder is made."""
+    if kind == "duplicate":
+        argv = ["duplicate", "open", "--dir", str(tmp_path / "s"), "--hand-records", "x.pbn", "--pairs", "8",
+                "--boards-per-round", "2", "--movement", "mitchell", option, value]
+    else:
+        argv = ["euchre", "open", "--dir", str(tmp_path / "s"), "--players", "p.txt", "--format", "progressive",
+                "--rounds", "2", option, value]
+    err = _usage_error(capsys, argv)
+    assert f"argument {option}: " in err and says in err, err
+    assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize("text", ["", "2026-12-02"])
+def test_a_date_the_docs_allow(text: str) -> None:
+    from firmware_host.commands.guard import iso_date, line_of_text
+
+    assert iso_date(text) == text and line_of_text(80)("Salle Émile-Zola") == "Salle Émile-Zola"
