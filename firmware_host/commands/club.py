@@ -519,6 +519,24 @@ def _demo(args: argparse.Namespace) -> int:
     if not (math.isfinite(args.duration) and args.duration >= 0):
         print(f"club demo: --duration {args.duration}: seconds, 0 (until Ctrl-C) or more", file=sys.stderr)
         return 2
+    # a --port another program holds, or a --dir that cannot be a folder, was found only once the broker had
+    # started: "the dashboard did not start on port P" after uvicorn's own ERROR line, or "[Errno 20] Not a
+    # directory: 'notes.txt/broker'", both exit 1
+    from firmware_host.commands.guard import cannot_listen
+
+    busy = cannot_listen("127.0.0.1", args.port) if args.port else ""
+    if busy:
+        print(f"club demo: --port {args.port}: {busy}", file=sys.stderr)
+        return 2
+    if args.dir is not None:
+        from pathlib import Path
+
+        try:
+            Path(args.dir).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            why = "a file of that name is there" if isinstance(exc, FileExistsError) else exc.strerror or exc
+            print(f"club demo: --dir {args.dir}: cannot be the demo's folder ({why})", file=sys.stderr)
+            return 2
     tmp = None
     if args.dir is None:
         tmp = tempfile.TemporaryDirectory(prefix="cardtable-club-")
