@@ -238,12 +238,16 @@ def _broker(args: argparse.Namespace) -> int:
 
 
 def _certs(args: argparse.Namespace) -> int:
-    from firmware_host.club.certs import CertError, make_broker_cert, make_club_ca
+    from firmware_host.club.certs import CertError, host_problem, make_broker_cert, make_club_ca
 
     if not args.host:   # refused before the CA is made: a refused command leaves nothing behind
         print("club certs: name at least one host name or address the tables use to reach the broker "
               "(--host NAME, repeatable)", file=sys.stderr)
         return 2
+    for host in args.host:
+        if host_problem(host):
+            print(f"club certs: --host {host_problem(host)}", file=sys.stderr)
+            return 2
     try:
         ca = make_club_ca(args.dir)
         cert, key = make_broker_cert(args.dir, args.host)
