@@ -108,6 +108,9 @@ def _open(args: argparse.Namespace) -> int:
                          else f"{args.hand_records}: {exc}")
         setup = EventSetup(args.event, tuple(b.number for b in boards), clubs, Method(args.method), commitment(boards),
                            due)
+        if (Path(args.dir) / "session.sqlite3").exists():   # the event's files were written beside a session's
+            return _fail(f"--dir {args.dir}: the folder holds a club's session (session.sqlite3); open the event in "
+                         "a folder of its own")
         path = create_event(args.dir, setup)
         (Path(args.dir) / "mosquitto.acl").write_text(topics.acl(clubs), encoding="utf-8")
         kept = Path(args.dir) / ("hand-records" + Path(args.hand_records).suffix.lower())
@@ -475,6 +478,13 @@ def _uplink(args: argparse.Namespace) -> int:
     session = Path(args.session) / "session.sqlite3"
     if not session.is_file():
         return _fail(f"{session}: no session journal there")
+    from firmware_host.session.duplicate_session import Session
+    from firmware_host.session.journalled import SessionFileError
+
+    try:   # a euchre night's or an event's folder: the uplink warned "cannot be read now" every poll, for ever
+        Session.open(args.session, readonly=True, analyse=False).close()
+    except SessionFileError as exc:
+        return _fail(f"--session {args.session}: {exc}")
     uplink = ClubUplink(args.club, topics, session, host, port, args.user, password).start()
     print(f"club {args.club}: sending {session} to event {args.event} through {host}:{port}; Ctrl-C stops", flush=True)
     try:
