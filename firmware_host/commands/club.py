@@ -10,7 +10,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from firmware_host.commands.guard import port
+from firmware_host.commands.guard import number, port
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -63,7 +63,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     d.add_argument("--users", required=True, help="directors' users file (cardtable club adduser)")
     d.add_argument("--host", default="127.0.0.1")
     d.add_argument("--port", type=port, default=8080)
-    d.add_argument("--session-minutes", type=float, default=480.0)
+    # a login lasts this long: -1 or nan was taken, and every login then expired at once (a page that logs
+    # its director out as he logs in); a week at most
+    d.add_argument("--session-minutes", type=number(0, 7 * 24 * 60, above=True), default=480.0,
+                   help="how long a director's login lasts (above 0, at most 10080: a week)")
     d.add_argument("--secure-cookie", action="store_true",
                    help="behind an HTTPS proxy that does not say so: mark the cookies Secure anyway")
     d.add_argument("--certfile", help="serve HTTPS: the dashboard's certificate (PEM)")

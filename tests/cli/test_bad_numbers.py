@@ -187,3 +187,12 @@ def test_a_date_the_docs_allow(text: str) -> None:
     from firmware_host.commands.guard import iso_date, line_of_text
 
     assert iso_date(text) == text and line_of_text(80)("Salle Émile-Zola") == "Salle Émile-Zola"
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "nan", "inf", "99999999"])
+def test_dashboard_refuses_a_login_time_that_makes_no_sense(capsys: pytest.CaptureFixture[str], value: str) -> None:
+    """``club dashboard --session-minutes -1`` (or ``nan``) was taken and the dashboard started: every
+    login then expired as it was made."""
+    err = _usage_error(capsys, ["club", "dashboard", "--mqtt-password-file", "pw", "--users", "u",
+                                "--session-minutes", value])
+    assert f"argument --session-minutes: a number above 0, at most 10080, not {value!r}" in err, err
