@@ -34,6 +34,8 @@ import sys
 import time
 from pathlib import Path
 
+from firmware_host.commands.guard import number
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("federation", help="a simultaneous across clubs: open, serve, show")
@@ -66,8 +68,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     w.set_defaults(func=_show)
     c = verbs.add_parser("close", help="close the event: every club may then see every board")
     c.add_argument("--dir", required=True)
-    c.add_argument("--wait", type=float, default=30.0, metavar="S",
-                   help="while `serve` runs: seconds to wait for it to close the event (default 30)")
+    c.add_argument("--wait", type=number(0, 3600), default=30.0, metavar="S",
+                   help="while `serve` runs: seconds to wait for it to close the event (default 30; 0 to 3600)")
     c.set_defaults(func=_close)
     x = verbs.add_parser("export", help="the closed event's field as PBN or USEBIO")
     x.add_argument("--dir", required=True)

@@ -136,6 +136,9 @@ def test_a_line_speed_or_a_count_below_its_range_is_refused(capsys: pytest.Captu
     (["euchre", "demo", "--tables", "1", "--rounds", "1", "--timeout", "nan"], "a number above 0, at most 86400"),
     (["euchre", "demo", "--tables", "1", "--rounds", "1", "--timeout", "0"], "a number above 0, at most 86400"),
     (["euchre", "demo", "--tables", "1", "--rounds", "1", "--timeout", "-1"], "a number above 0, at most 86400"),
+    (["federation", "close", "--dir", "fed", "--wait", "-1"], "a number from 0 to 3600"),
+    (["federation", "close", "--dir", "fed", "--wait", "nan"], "a number from 0 to 3600"),
+    (["federation", "close", "--dir", "fed", "--wait", "inf"], "a number from 0 to 3600"),
 ])
 def test_a_count_or_measure_out_of_range_is_refused_at_the_command_line(capsys: pytest.CaptureFixture[str],
                                                                        line: list[str], says: str) -> None:
@@ -143,7 +146,8 @@ def test_a_count_or_measure_out_of_range_is_refused_at_the_command_line(capsys: 
     ``--exposure-us 99999999`` were given to the camera, ``boards check --first 10**20`` printed boards no
     file can number (exit 0), ``duplicate open --movement howell --tables 0`` opened a session as if no
     ``--tables`` were given, and ``euchre demo --timeout nan`` or ``0`` started a night it then called
-    unfinished (exit 1)."""
+    unfinished (exit 1); ``federation close --wait -1`` or ``nan`` closed the event (exit 0), and ``inf``
+    would wait for ever on a serve that never answers."""
     err = _usage_error(capsys, line)
     assert f"argument {line[-2]}: {says}, not {line[-1]!r}" in err, err
 
