@@ -159,3 +159,16 @@ def test_soak_workdir_that_cannot_be_a_folder(tmp_path: Path, capsys: pytest.Cap
     err = _refused(capsys, ["soak", *(["--duplicate"] if duplicate else []), "--workdir", str(out)], out)
     assert err.startswith(f"cardtable soak: --workdir {out}: ")
     assert (tmp_path / "notes.txt").read_text() == "x\n"
+
+
+@pytest.mark.parametrize("name", ["Table\n3", "", "x" * 61, "Tab\x00le"])
+def test_config_init_refuses_a_name_naming_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      name: str) -> None:
+    """``config init t.toml --name $'Table\\n3'`` said "cannot write t.toml: t.toml.new: TOML syntax error:
+    Illegal character '\\n'": a file the user never named, and not the option; 61 characters were
+    "t.toml.new: table.name: ...". One line naming --name, exit 2, nothing written."""
+    target = tmp_path / "t.toml"
+    assert main(["config", "init", str(target), "--name", name]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cardtable config init: --name {name[:40]!r}: a table's name is 1 to 60 printable"), err
+    assert len(err.strip().splitlines()) == 1 and list(tmp_path.iterdir()) == []
