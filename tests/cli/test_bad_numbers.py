@@ -200,3 +200,25 @@ def test_dashboard_refuses_a_login_time_that_makes_no_sense(capsys: pytest.Captu
     err = _usage_error(capsys, ["club", "dashboard", "--mqtt-password-file", "pw", "--users", "u",
                                 "--session-minutes", value])
     assert f"argument --session-minutes: a number above 0, at most 10080, not {value!r}" in err, err
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["export", "jsonl", "--journals", "a", "b"], "cardtable export: --journals goes with export board, not export jsonl"),
+    (["export", "pbn", "--board", "3", "--json"], "cardtable export: --board and --json go with export board, not export pbn"),
+    (["export", "board", "--force"], "cardtable export: --force goes with export jsonl or pbn, not export board"),
+    (["export", "board", "--game", "euchre"], "cardtable export: --game goes with export jsonl or pbn, not export board"),
+])
+def test_export_refuses_an_option_of_another_format(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                    says: str) -> None:
+    """``export jsonl --journals A B`` exported the configuration's journal (/var/lib/cardtable) and said
+    so, not the journals named; ``export pbn --board 3`` wrote every board; ``export board --force`` still
+    refused a broken chain: each option of another format was left unused without a word."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err == says + "\n"
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "99999999999999999999"])
+def test_export_board_refuses_a_number_no_board_has(capsys: pytest.CaptureFixture[str], value: str) -> None:
+    """``export board --board -3`` read every journal and said "no duplicate board in board -3 of ..."."""
+    err = _usage_error(capsys, ["export", "board", "--board", value])
+    assert f"argument --board: a whole number from 1 to 999999999, not {value!r}" in err, err
