@@ -299,6 +299,11 @@ def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: P
                           f"got {cam.exposure_us}")
     if not 0 <= cam.gain <= 64:
         raise ConfigError(f"{loc('camera', 'gain')}: want 0 (automatic) to 64, got {cam.gain}")
+    if not -1 <= cam.v4l2_gain <= 2**31 - 1:   # a V4L2 control is a 32-bit number; -5 or 2**63 were taken
+        raise ConfigError(f"{loc('camera', 'v4l2_gain')}: want -1 (leave the camera's own) or a gain from 0 to "
+                          f"{2**31 - 1} in the driver's units, got {_show(cam.v4l2_gain)}")
+    if cam.source == "":   # '' was taken and the camera was then offline, with nothing said at check-config
+        raise ConfigError(f"{loc('camera', 'source')}: must not be empty (\"none\" for no camera)")
 
     pins = _build_pins(data.get("pins", {}), values("pins"), loc)
     mqtt = None

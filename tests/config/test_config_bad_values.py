@@ -159,3 +159,25 @@ def test_a_nul_character_in_a_name_or_path_is_refused(tmp_path: Path, capsys: py
     rc, err = _check(tmp_path, capsys, text, "--no-devices")
     assert rc == 2 and f"{key}: holds a NUL character" in err and str(tmp_path / "table.toml") in err, err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ('[camera]\nv4l2_gain = -5\n', "camera.v4l2_gain: want -1 (leave the camera's own) or a gain from 0 to"),
+    ('[camera]\nv4l2_gain = 9223372036854775807\n', "camera.v4l2_gain: want -1"),
+    ('[camera]\nsource = ""\n', "camera.source: must not be empty"),
+    ('[table]\ngame = "duplicate-bridge"\n[duplicate]\nrecords = "r.pbn"\nns = "3"\new = "3"\n',
+     "duplicate.ew: the same pair as ns ('3'): a pair cannot play against itself"),
+    ('[table]\ngame = "duplicate-bridge"\n[duplicate]\nrecords = "r.pbn"\nsection = "A\\nB"\n',
+     "duplicate.section: 'A\\nB' holds a line break"),
+])
+def test_values_a_table_cannot_use_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str,
+                                               says: str) -> None:
+    """Each passed check-config: a V4L2 gain of -5 or 2**63 (a driver's control is a 32-bit number and -1
+    the only word for "leave it"), an empty camera source (the camera then offline at ``run``), a table
+    alone whose NS and EW pair are one pair, a section with a line break (written into the board's
+    record)."""
+    (tmp_path / "r.pbn").write_text('[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+                                    '[Deal "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 654.8765.876.876 32.432.5432.5432"]\n')
+    rc, err = _check(tmp_path, capsys, text, "--no-devices")
+    assert rc == 2 and says in err and str(tmp_path / "table.toml") in err, err
+    assert len(err.strip().splitlines()) == 1
