@@ -477,7 +477,7 @@ def overrides_from_args(args: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for item in getattr(args, "set", None) or []:
         key, eq, value = item.partition("=")
-        if not eq:
+        if not eq or not key.strip():   # '=5' was "command-line option : unknown key", naming nothing
             raise ConfigError(f"command-line option --set {item!r}: want SECTION.KEY=VALUE")
         out[key.strip()] = value
     for attr, key in (("game", "table.game"), ("data_dir", "table.data_dir"), ("shoe_port", "shoe.port")):

@@ -181,3 +181,10 @@ def test_values_a_table_cannot_use_are_refused(tmp_path: Path, capsys: pytest.Ca
     rc, err = _check(tmp_path, capsys, text, "--no-devices")
     assert rc == 2 and says in err and str(tmp_path / "table.toml") in err, err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("item", ["=5", " =5", "nokey"])
+def test_a_set_without_a_key_names_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str], item: str) -> None:
+    """``--set =5`` said "command-line option : unknown key": no option, no key, nothing to go on."""
+    rc, err = _check(tmp_path, capsys, '[shoe]\nport = "loop://"\n', "--set", item)
+    assert rc == 2 and f"command-line option --set {item!r}: want SECTION.KEY=VALUE" in err, err
