@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("--tables", type=whole(1, 500), help="tables of a Howell or barometer (a Mitchell's follow from --pairs)")
     o.add_argument("--asc", metavar="FILE", help="a movement file (.ASC) instead of --movement")
     o.add_argument("--boards-per-round", type=int, required=True)
-    o.add_argument("--even", choices=("skip", "relay"), default="skip", help="an even Mitchell's way round")
+    o.add_argument("--even", choices=("skip", "relay"), help="an even Mitchell's way round (default skip)")
     o.add_argument("--arrow-switch", metavar="ROUNDS", help="a Mitchell's rounds in which every pair plays the "
                    "boards from the other direction, joined by '+' (5, or 6+7): the session is then one field")
     o.add_argument("--method", choices=METHODS, default="matchpoints")
@@ -112,6 +112,8 @@ def _movement_spec(args: argparse.Namespace) -> dict[str, Any]:
     if bool(args.asc) == bool(args.movement):
         raise _Refused("give either --movement or --asc")
     switched = _switched(args)
+    if args.even is not None and args.movement != "mitchell":   # taken and left unused, without a word
+        raise _Refused(f"--even {args.even}: only a Mitchell goes round by a skip or a relay; leave --even out")
     if args.tables and args.asc:
         raise _Refused(f"--tables {args.tables}: the movement file gives the tables; leave --tables out")
     if args.tables and args.movement == "mitchell" and args.tables != (args.pairs + 1) // 2:
@@ -124,7 +126,7 @@ def _movement_spec(args: argparse.Namespace) -> dict[str, Any]:
             raise _Refused(f"{args.asc}: cannot be read ({exc.strerror or exc})") from None
         return {"kind": "asc", "text": text, "boards_per_round": args.boards_per_round, "file": Path(args.asc).name}
     if args.movement == "mitchell":
-        return mitchell_for(args.pairs, args.boards_per_round, even=args.even,
+        return mitchell_for(args.pairs, args.boards_per_round, even=args.even or "skip",
                             **({"arrow_switch_rounds": switched} if switched else {}))
     tables = args.tables or (args.pairs + 1) // 2
     return {"kind": args.movement, "tables": tables, "boards_per_round": args.boards_per_round}
