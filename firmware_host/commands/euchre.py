@@ -130,7 +130,7 @@ def _open(args: argparse.Namespace) -> int:
         if house and args.scoring != "house":   # stored and ignored before: the Somerset code's points applied
             raise HandError(f"{', '.join(house)}: house rules, given with --scoring house (the Somerset code scores "
                             "a loner's march 4 and a euchre 2 by its laws 2-3)")
-        if args.tables is not None and not 0 <= args.tables <= TABLES_AT_MOST:   # a huge one hung naming them
+        if args.tables is not None and not 1 <= args.tables <= TABLES_AT_MOST:   # a huge one hung naming them; 0 was taken as none given
             raise HandError(f"--tables {args.tables}: 1 to {TABLES_AT_MOST} club tables (default: as many as the "
                             "format needs)")
         players = _read_players(args.players, args.roster)

@@ -71,6 +71,7 @@ def test_soak_duplicate_refuses_a_mitchell_it_cannot_build(capsys: pytest.Captur
     ("--rounds", "99999999999999999999", "rounds is a whole number 1 to 99"),
     ("--tables", "99999999999999999999", "--tables 99999999999999999999: 1 to 500 club tables"),
     ("--tables", "-1", "--tables -1: 1 to 500 club tables"),
+    ("--tables", "0", "--tables 0: 1 to 500 club tables"),   # was taken as "not given", exit 0
 ])
 def test_euchre_open_refuses_rounds_and_tables_out_of_range(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                             option: str, value: str, says: str) -> None:
