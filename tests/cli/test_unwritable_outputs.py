@@ -172,3 +172,16 @@ def test_config_init_refuses_a_name_naming_the_option(tmp_path: Path, capsys: py
     err = capsys.readouterr().err
     assert err.startswith(f"cardtable config init: --name {name[:40]!r}: a table's name is 1 to 60 printable"), err
     assert len(err.strip().splitlines()) == 1 and list(tmp_path.iterdir()) == []
+
+
+def test_run_names_a_data_dir_it_cannot_make(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``run --data-dir /proc/dd`` said "cardtable: [Errno 2] No such file or directory: '/proc/dd'", and a
+    data_dir under a file "[Errno 20] Not a directory": neither named the key or the option."""
+    (tmp_path / "notes.txt").write_text("x\n")
+    config = tmp_path / "table.toml"
+    config.write_text('[shoe]\nport = "loop://"\n[camera]\nsource = "none"\n[pins]\nfactory = "mock"\n')
+    data = tmp_path / "notes.txt" / "data"
+    assert main(["run", "--config", str(config), "--no-display", "--data-dir", str(data)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cardtable: table.data_dir {data}: cannot be made a folder for the journal ("), err
+    assert len(err.strip().splitlines()) == 1 and (tmp_path / "notes.txt").read_text() == "x\n"
