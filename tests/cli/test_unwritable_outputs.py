@@ -185,3 +185,18 @@ def test_run_names_a_data_dir_it_cannot_make(tmp_path: Path, capsys: pytest.Capt
     err = capsys.readouterr().err
     assert err.startswith(f"cardtable: table.data_dir {data}: cannot be made a folder for the journal ("), err
     assert len(err.strip().splitlines()) == 1 and (tmp_path / "notes.txt").read_text() == "x\n"
+
+
+def test_run_refuses_a_data_dir_that_holds_a_club_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``run --data-dir SESSION`` (the club's session folder named by mistake) started the table and made
+    its journal.sqlite3 beside the session's session.sqlite3: one folder of two kinds."""
+    config = tmp_path / "table.toml"
+    config.write_text('[shoe]\nport = "loop://"\n[camera]\nsource = "none"\n[pins]\nfactory = "mock"\n')
+    session = tmp_path / "2026-12-02"
+    session.mkdir()
+    (session / "session.sqlite3").write_bytes(b"")
+    assert main(["run", "--config", str(config), "--no-display", "--data-dir", str(session)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"cardtable: table.data_dir {session}: the folder holds a club's session (session.sqlite3), "
+                   "not a table's journal; give the table a folder of its own\n")
+    assert sorted(p.name for p in session.iterdir()) == ["session.sqlite3"]
