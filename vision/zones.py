@@ -288,11 +288,17 @@ def load_vision_config(path: str | Path) -> VisionConfig:
     ``homography_file`` taken beside the file; errors name the file and the key."""
     p = Path(path)
     try:
-        doc = tomllib.loads(p.read_text())
+        doc = tomllib.loads(p.read_bytes().decode("utf-8"))
     except OSError as exc:
         raise ConfigError(f"{p}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:   # ``scan --config`` said "'utf-8' codec can't decode byte 0x98 ...", no file
+        raise ConfigError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: not valid TOML ({exc})") from None
+    except ValueError as exc:           # an integer of thousands of digits
+        raise ConfigError(f"{p}: a value TOML cannot hold ({str(exc).split(';')[0]})") from None
+    except RecursionError:
+        raise ConfigError(f"{p}: arrays or tables nested too deeply") from None
     vision = doc.get("vision", {})
     if isinstance(vision, Mapping):
         vision = dict(vision)

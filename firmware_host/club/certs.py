@@ -10,6 +10,7 @@ package ``openssl``); keys are 2048-bit RSA, readable by their owner only.
 from __future__ import annotations
 
 import ipaddress
+import re
 import shutil
 import subprocess
 from collections.abc import Sequence
@@ -27,6 +28,25 @@ def _openssl(*args: str) -> None:
     done = subprocess.run([tool, *args], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise CertError(f"openssl {args[0]} failed: {(done.stderr or done.stdout).strip()[-500:]}")
+
+
+_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+
+
+def host_problem(host: str) -> str:
+    """Why ``host`` cannot be named in the broker's certificate ("" when it can): an IP address, or a
+    host name of letters, digits and ``-`` in dot-separated labels of 1 to 63 characters. ``--host 'a b/c'``
+    reached openssl, which answered "Missing '=' after RDN type string 'c' in subject name string" in
+    three lines of its own, after the club CA had been made."""
+    try:
+        ipaddress.ip_address(host)
+        return ""
+    except ValueError:
+        pass
+    if not host or len(host) > 253 or not all(_LABEL.fullmatch(label) for label in host.removesuffix(".").split(".")):
+        return (f"{host[:60]!r} is not a host name or IP address (letters, digits and - in labels of 1 to 63 "
+                "characters joined by dots, such as club.local, or an address such as 192.168.1.10)")
+    return ""
 
 
 def make_club_ca(folder: str | Path, days: int = 3650) -> Path:
@@ -59,6 +79,9 @@ def make_broker_cert(folder: str | Path, hosts: Sequence[str], days: int = 825) 
         raise CertError(f"no club CA in {d}: make it first (club-ca.pem and club-ca.key)")
     if not hosts:
         raise CertError("name at least one host name or address the tables use to reach the broker")
+    for h in hosts:
+        if host_problem(h):
+            raise CertError(f"--host {host_problem(h)}")
     alt: list[str] = []
     # the club's own services (the dashboard, a session, doctor) reach the broker on this machine as
     # localhost (config/club.env): always named, whatever hosts the tables use

@@ -296,6 +296,12 @@ def _live(args: argparse.Namespace) -> int:
         for reader in (night, bridge):
             if reader is not None:
                 reader.close()
+    if not server.started and not stop.is_set():
+        # the address was free when checked and taken before uvicorn bound it: uvicorn's own ERROR line,
+        # then "stopped: ...", exit 0, as if the spectators had had their page
+        print(f"{name}: --listen {args.listen}: the page did not start there (the address was taken after it "
+              "was checked; uvicorn's line above says why)", file=sys.stderr)
+        return 2
     print(f"stopped: {releaser.taken} rows taken, {releaser.refused} refused, {service.published} published, "
           f"{service.cleared} left by an earlier run cleared, {service.recovered} kept from an earlier run of this "
           f"session, {releaser.missed} of boards whose start it never took not shown")

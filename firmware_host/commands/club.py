@@ -10,7 +10,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from firmware_host.commands.guard import port
+from firmware_host.commands.guard import number, port
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -70,7 +70,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     d.add_argument("--users", required=True, help="directors' users file (cardtable club adduser)")
     d.add_argument("--host", default="127.0.0.1")
     d.add_argument("--port", type=port, default=8080)
-    d.add_argument("--session-minutes", type=float, default=480.0)
+    # a login lasts this long: -1 or nan was taken, and every login then expired at once (a page that logs
+    # its director out as he logs in); a week at most
+    d.add_argument("--session-minutes", type=number(0, 7 * 24 * 60, above=True), default=480.0,
+                   help="how long a director's login lasts (above 0, at most 10080: a week)")
     d.add_argument("--secure-cookie", action="store_true",
                    help="behind an HTTPS proxy that does not say so: mark the cookies Secure anyway")
     d.add_argument("--certfile", help="serve HTTPS: the dashboard's certificate (PEM)")
@@ -125,6 +128,22 @@ def _exit_on_sigterm() -> None:
     exit_on_sigterm()
 
 
+def _tls_pair_problem(certfile: Path, keyfile: Path) -> str:
+    """Why mosquitto could not serve TLS with this certificate and key ("" when it can): found before it
+    starts, since it said "Unable to load server certificate ... PEM routines::no start line" in five
+    lines of its own log and exit 1."""
+    import ssl
+
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(str(certfile), str(keyfile))
+    except ssl.SSLError as exc:
+        return (f"not a PEM certificate and its private key ({exc.reason or exc}); `cardtable club certs` "
+                "writes broker.pem and broker.key")
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    return ""
+
+
 def _broker(args: argparse.Namespace) -> int:
     import secrets
     from pathlib import Path
@@ -166,6 +185,17 @@ def _broker(args: argparse.Namespace) -> int:
                 print(f"club broker: TLS needs {opt} naming an existing PEM file (got {f!r})", file=sys.stderr)
                 return 2
         tls = (Path(args.certfile).resolve(), Path(args.keyfile).resolve())
+        problem = _tls_pair_problem(*tls)
+        if problem:
+            print(f"club broker: --certfile {args.certfile} --keyfile {args.keyfile}: {problem}", file=sys.stderr)
+            return 2
+    if args.port:   # port 0: mosquitto is given a free one
+        from firmware_host.commands.guard import cannot_listen
+
+        busy = cannot_listen(args.bind, args.port)   # mosquitto said it in its own lines, exit 1
+        if busy:
+            print(f"club broker: --port {args.port}: {busy}", file=sys.stderr)
+            return 2
     workdir = Path(args.dir)
     pwdir = workdir / "passwords"
     users = {}
@@ -283,12 +313,16 @@ def _bridges(paths: Sequence[str], taken: Sequence[str]) -> list[tuple[Path, Clu
 
 
 def _certs(args: argparse.Namespace) -> int:
-    from firmware_host.club.certs import CertError, make_broker_cert, make_club_ca
+    from firmware_host.club.certs import CertError, host_problem, make_broker_cert, make_club_ca
 
     if not args.host:   # refused before the CA is made: a refused command leaves nothing behind
         print("club certs: name at least one host name or address the tables use to reach the broker "
               "(--host NAME, repeatable)", file=sys.stderr)
         return 2
+    for host in args.host:
+        if host_problem(host):
+            print(f"club certs: --host {host_problem(host)}", file=sys.stderr)
+            return 2
     try:
         ca = make_club_ca(args.dir)
         cert, key = make_broker_cert(args.dir, args.host)
@@ -564,6 +598,24 @@ def _demo(args: argparse.Namespace) -> int:
     if not (math.isfinite(args.duration) and args.duration >= 0):
         print(f"club demo: --duration {args.duration}: seconds, 0 (until Ctrl-C) or more", file=sys.stderr)
         return 2
+    # a --port another program holds, or a --dir that cannot be a folder, was found only once the broker had
+    # started: "the dashboard did not start on port P" after uvicorn's own ERROR line, or "[Errno 20] Not a
+    # directory: 'notes.txt/broker'", both exit 1
+    from firmware_host.commands.guard import cannot_listen
+
+    busy = cannot_listen("127.0.0.1", args.port) if args.port else ""
+    if busy:
+        print(f"club demo: --port {args.port}: {busy}", file=sys.stderr)
+        return 2
+    if args.dir is not None:
+        from pathlib import Path
+
+        try:
+            Path(args.dir).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            why = "a file of that name is there" if isinstance(exc, FileExistsError) else exc.strerror or exc
+            print(f"club demo: --dir {args.dir}: cannot be the demo's folder ({why})", file=sys.stderr)
+            return 2
     tmp = None
     if args.dir is None:
         tmp = tempfile.TemporaryDirectory(prefix="cardtable-club-")

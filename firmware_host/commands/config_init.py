@@ -48,6 +48,14 @@ def _init(args: argparse.Namespace) -> int:
         print(f"cardtable config init: table id {args.id!r}: use letters, digits, - or _, and not "
               f"{', '.join(RESERVED_IDS)}", file=sys.stderr)
         return 2
+    from firmware_host.config.load import TABLE_NAME_AT_MOST
+
+    if args.name is not None and (not args.name or not args.name.isprintable() or len(args.name) > TABLE_NAME_AT_MOST):
+        # a line break was "cannot write t.toml: t.toml.new: TOML syntax error: Illegal character '\n'",
+        # naming a file the user never gave and not the option
+        print(f"cardtable config init: --name {args.name[:40]!r}: a table's name is 1 to {TABLE_NAME_AT_MOST} "
+              "printable characters, no line break or other control character", file=sys.stderr)
+        return 2
     path = Path(args.path)
     if path.exists() and not args.force:
         print(f"cardtable config init: {path} exists; edit it, or add --force to start again", file=sys.stderr)

@@ -36,9 +36,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help=f"leave checks out (a comma list, or repeated): {', '.join(CHECKS)}; with --club: "
                         f"{', '.join(CLUB_CHECKS)}")
     p.add_argument("--club", action="store_true", help="check the club's machine instead of a table")
-    p.add_argument("--club-env", default=CLUB_ENV, metavar="FILE",
+    p.add_argument("--club-env", metavar="FILE",
                    help=f"with --club: the services' options file (default {CLUB_ENV})")
-    p.add_argument("--session", default="", metavar="NAME",
+    p.add_argument("--session", metavar="NAME",
                    help="with --club: the session folder (under SESSIONS) to check and back up (default: "
                         "the newest)")
     p.set_defaults(func=_run)
@@ -70,7 +70,14 @@ def _run(args: argparse.Namespace) -> int:
     from firmware_host.resources import this_program
 
     if args.club:
+        args.club_env = args.club_env or CLUB_ENV
+        args.session = args.session or ""
         return _run_club(args)
+    wrong = [o for o, v in (("--club-env", args.club_env), ("--session", args.session)) if v is not None]
+    if wrong:   # checked the table and its configuration instead, saying nothing of the option
+        print(f"cardtable doctor: {' and '.join(wrong)} go{'es' if len(wrong) == 1 else ''} with --club (the club's "
+              "machine); a table's doctor takes --config", file=sys.stderr)
+        return 2
     from vision.watcher import from_sections
     from vision.zones import ConfigError as VisionConfigError
 

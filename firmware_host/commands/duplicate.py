@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from firmware_host.commands.guard import FIRST, cannot_write, guarded, whole
+from firmware_host.commands.guard import FIRST, cannot_write, guarded, iso_date, line_of_text, whole
 from firmware_host.commands.guard import Refused as _Refused
 
 if TYPE_CHECKING:
@@ -54,14 +54,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("--tables", type=whole(1, 500), help="tables of a Howell or barometer (a Mitchell's follow from --pairs)")
     o.add_argument("--asc", metavar="FILE", help="a movement file (.ASC) instead of --movement")
     o.add_argument("--boards-per-round", type=int, required=True)
-    o.add_argument("--even", choices=("skip", "relay"), default="skip", help="an even Mitchell's way round")
+    o.add_argument("--even", choices=("skip", "relay"), help="an even Mitchell's way round (default skip)")
     o.add_argument("--arrow-switch", metavar="ROUNDS", help="a Mitchell's rounds in which every pair plays the "
                    "boards from the other direction, joined by '+' (5, or 6+7): the session is then one field")
     o.add_argument("--method", choices=METHODS, default="matchpoints")
-    o.add_argument("--name", default="Pairs", help="the event's name")
-    o.add_argument("--date", default="", help="YYYY-MM-DD (default today)")
-    o.add_argument("--club", default="", help="the club's name")
-    o.add_argument("--section", default="A")
+    o.add_argument("--name", default="Pairs", type=line_of_text(80), help="the event's name")
+    o.add_argument("--date", default="", type=iso_date, help="YYYY-MM-DD (default today)")
+    o.add_argument("--club", default="", type=line_of_text(80, empty=True), help="the club's name")
+    o.add_argument("--section", default="A", type=line_of_text(80))
     o.add_argument("--roster", metavar="FILE", help="the club's roster: a CSV 'member number,name[,federation number]'")
     o.add_argument("--players", metavar="FILE", help="each pair's players: a CSV 'pair,player,player' (member "
                    "numbers from --roster, or a visitor's name)")
@@ -112,6 +112,8 @@ def _movement_spec(args: argparse.Namespace) -> dict[str, Any]:
     if bool(args.asc) == bool(args.movement):
         raise _Refused("give either --movement or --asc")
     switched = _switched(args)
+    if args.even is not None and args.movement != "mitchell":   # taken and left unused, without a word
+        raise _Refused(f"--even {args.even}: only a Mitchell goes round by a skip or a relay; leave --even out")
     if args.tables and args.asc:
         raise _Refused(f"--tables {args.tables}: the movement file gives the tables; leave --tables out")
     if args.tables and args.movement == "mitchell" and args.tables != (args.pairs + 1) // 2:
@@ -124,7 +126,7 @@ def _movement_spec(args: argparse.Namespace) -> dict[str, Any]:
             raise _Refused(f"{args.asc}: cannot be read ({exc.strerror or exc})") from None
         return {"kind": "asc", "text": text, "boards_per_round": args.boards_per_round, "file": Path(args.asc).name}
     if args.movement == "mitchell":
-        return mitchell_for(args.pairs, args.boards_per_round, even=args.even,
+        return mitchell_for(args.pairs, args.boards_per_round, even=args.even or "skip",
                             **({"arrow_switch_rounds": switched} if switched else {}))
     tables = args.tables or (args.pairs + 1) // 2
     return {"kind": args.movement, "tables": tables, "boards_per_round": args.boards_per_round}

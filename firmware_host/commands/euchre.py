@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from firmware_host.commands.guard import Refused, number, port, read_secret
+from firmware_host.commands.guard import Refused, iso_date, line_of_text, number, port, read_secret
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -34,9 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("--roster", metavar="FILE", help="the club's roster CSV (as for duplicate open)")
     _night_args(o)
     o.add_argument("--tables", type=int, help="club tables table-01 ... (default: as many as the format needs)")
-    o.add_argument("--name", default="Euchre night")
-    o.add_argument("--club", default="")
-    o.add_argument("--date", default="")
+    o.add_argument("--name", default="Euchre night", type=line_of_text(80))
+    o.add_argument("--club", default="", type=line_of_text(80, empty=True))
+    o.add_argument("--date", default="", type=iso_date)
     o.set_defaults(func=_open)
 
     s = verbs.add_parser("serve", help="run the night on the club's broker, with its pages")
@@ -130,7 +130,7 @@ def _open(args: argparse.Namespace) -> int:
         if house and args.scoring != "house":   # stored and ignored before: the Somerset code's points applied
             raise HandError(f"{', '.join(house)}: house rules, given with --scoring house (the Somerset code scores "
                             "a loner's march 4 and a euchre 2 by its laws 2-3)")
-        if args.tables is not None and not 0 <= args.tables <= TABLES_AT_MOST:   # a huge one hung naming them
+        if args.tables is not None and not 1 <= args.tables <= TABLES_AT_MOST:   # a huge one hung naming them; 0 was taken as none given
             raise HandError(f"--tables {args.tables}: 1 to {TABLES_AT_MOST} club tables (default: as many as the "
                             "format needs)")
         players = _read_players(args.players, args.roster)

@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     o.add_argument("--across", action="store_true", help="pairs-sections: matchpoint across the field")
     o.add_argument("--asc", action="append", default=[], metavar="SECTION=FILE",
                    help="pairs-sections: the .ASC movement file of a section whose movement is asc (A:8:asc)")
-    o.add_argument("--individual", choices=("balanced", "published"), default="balanced",
+    o.add_argument("--individual", choices=("balanced", "published"),
                    help="individual: the balanced movement (every two players partners once, opponents equally "
                         "often: the default) or the published table for the number (docs/movements.md)")
     o.add_argument("--records", metavar="FILE", help="the club's hand records (.pbn, .bri or .dup): sent to each "
@@ -94,6 +94,8 @@ def _open(args: argparse.Namespace) -> int:
         return _fail("--bye-vp: a knock-out's bye scores no VPs, it just goes through")
     if args.across and args.kind != "pairs-sections":
         return _fail(f"--across is for pairs-sections (matchpoints across the sections), not {args.kind}")
+    if args.individual is not None and args.kind != "individual":   # taken and left unused, without a word
+        return _fail(f"--individual {args.individual} is for an individual's movement, not {args.kind}")
     scale = None
     if args.scale:
         try:
@@ -142,7 +144,7 @@ def _open(args: argparse.Namespace) -> int:
 
     try:
         spec = EventSpec(EventKind(args.kind), args.entrants, args.rounds, args.boards, scale, bye, args.name,
-                         tuple(sections), args.across, args.individual)
+                         tuple(sections), args.across, args.individual or "balanced")
         roster = read_roster(args.roster) if args.roster else None      # refused before anything is made
         named = read_names(args.names, spec, roster) if args.names else []
         tables = [t.strip() for t in args.tables.split(",") if t.strip()]

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from firmware_host.commands.guard import FIRST
 from firmware_host.commands.journal import add_data_dir_arguments, data_dir_from_args
 
 
@@ -33,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_data_dir_arguments(p)
     p.add_argument("--journals", nargs="+", metavar="DIR", help="board: the tables' data directories (or "
                    "journal files); default the one of --data-dir or the configuration")
-    p.add_argument("--board", type=int, metavar="N", help="board: this board only")
+    p.add_argument("--board", type=FIRST, metavar="N", help="board: this board only")
     p.add_argument("--json", action="store_true", help="board: JSON instead of text")
     p.add_argument("--out", metavar="FILE", help="output file (default: standard output)")
     p.add_argument("--game", choices=("contract-bridge", "euchre"),
@@ -166,6 +167,16 @@ def _run(args: argparse.Namespace) -> int:
     from firmware_host.config import ConfigError
     from firmware_host.records.journal import JournalError
 
+    # options of another format were left unused without a word: `export jsonl --journals A B` exported
+    # the configuration's journal, `export pbn --board 3` every board; `export board --game` or `--force`
+    # the same
+    given = ([o for o, v in (("--journals", args.journals), ("--board", args.board), ("--json", args.json)) if v]
+             if args.format != "board" else [o for o, v in (("--game", args.game), ("--force", args.force)) if v])
+    if given:
+        print(f"cardtable export: {' and '.join(given)} go{'es' if len(given) == 1 else ''} with "
+              f"{'export board' if args.format != 'board' else 'export jsonl or pbn'}, not export {args.format}",
+              file=sys.stderr)
+        return 2
     try:
         out = _output(args.out)
         text, what = (_boards if args.format == "board" else _history)(args, out)

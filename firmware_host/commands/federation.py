@@ -34,6 +34,8 @@ import sys
 import time
 from pathlib import Path
 
+from firmware_host.commands.guard import number
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("federation", help="a simultaneous across clubs: open, serve, show, close, export")
@@ -66,8 +68,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     w.set_defaults(func=_show)
     c = verbs.add_parser("close", help="close the event: every club may then see every board")
     c.add_argument("--dir", required=True)
-    c.add_argument("--wait", type=float, default=30.0, metavar="S",
-                   help="while `serve` runs: seconds to wait for it to close the event (default 30)")
+    c.add_argument("--wait", type=number(0, 3600), default=30.0, metavar="S",
+                   help="while `serve` runs: seconds to wait for it to close the event (default 30; 0 to 3600)")
     c.set_defaults(func=_close)
     x = verbs.add_parser("export", help="the closed event's field as PBN or USEBIO")
     x.add_argument("--dir", required=True)
@@ -112,6 +114,9 @@ def _open(args: argparse.Namespace) -> int:
                          else said if said.startswith(f"{args.hand_records}:") else f"{args.hand_records}: {said}")
         setup = EventSetup(args.event, tuple(b.number for b in boards), clubs, Method(args.method), commitment(boards),
                            due)
+        if (Path(args.dir) / "session.sqlite3").exists():   # the event's files were written beside a session's
+            return _fail(f"--dir {args.dir}: the folder holds a club's session (session.sqlite3); open the event in "
+                         "a folder of its own")
         path = create_event(args.dir, setup)
         (Path(args.dir) / "mosquitto.acl").write_text(topics.acl(clubs), encoding="utf-8")
         kept = Path(args.dir) / ("hand-records" + Path(args.hand_records).suffix.lower())
@@ -489,6 +494,13 @@ def _uplink(args: argparse.Namespace) -> int:
     session = Path(args.session) / "session.sqlite3"
     if not session.is_file():
         return _fail(f"{session}: no session journal there")
+    from firmware_host.session.duplicate_session import Session
+    from firmware_host.session.journalled import SessionFileError
+
+    try:   # a euchre night's or an event's folder: the uplink warned "cannot be read now" every poll, for ever
+        Session.open(args.session, readonly=True, analyse=False).close()
+    except SessionFileError as exc:
+        return _fail(f"--session {args.session}: {exc}")
     uplink = ClubUplink(args.club, topics, session, host, port, args.user, password).start()
     print(f"club {args.club}: sending {session} to event {args.event} through {host}:{port}; Ctrl-C stops", flush=True)
     try:

@@ -130,6 +130,36 @@ def number(lo: float, hi: float, *, above: bool = False) -> Callable[[str], floa
     return parse
 
 
+def line_of_text(most: int, *, empty: bool = False) -> Callable[[str], str]:
+    """An ``argparse`` type for a name written into results files and pages (``--name``, ``--club``,
+    ``--section``): at most ``most`` printable characters, no line break or other control character
+    (``duplicate open --name $'Mon\\nday'`` was taken, and its PBN export's ``[Event "Mon`` tag ended at
+    the line break, the rest of the name a line of its own), and not empty unless ``empty``."""
+    def parse(text: str) -> str:
+        if (not text and not empty) or not text.isprintable() or len(text) > most:
+            shown = text[:40] + ("..." if len(text) > 40 else "")
+            raise argparse.ArgumentTypeError(f"{'0' if empty else '1'} to {most} printable characters (no line "
+                                             f"break or other control character), not {shown!r}")
+        return text
+    return parse
+
+
+def iso_date(text: str) -> str:
+    """An ``argparse`` type for ``--date YYYY-MM-DD`` ("" for today): ``--date yesterday`` was taken and
+    written as the PBN ``[Date]`` and USEBIO ``<DATE>``, which hold a date."""
+    import datetime
+    import re
+
+    if text and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        raise argparse.ArgumentTypeError(f"a date is YYYY-MM-DD (2026-12-02), not {text[:20]!r}")
+    if text:
+        try:
+            datetime.date.fromisoformat(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"{text!r} is no date ({exc})") from None
+    return text
+
+
 FIRST = whole(1, 999_999_999)
 """``--first K`` of a file without numbers: a board number, at most the 9 digits a PBN ``[Board]`` holds
 (``boards check --first 99999999999999999999`` printed boards of 21 digits no file can hold, exit 0)."""

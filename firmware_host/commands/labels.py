@@ -92,7 +92,8 @@ def _run(args: argparse.Namespace) -> int:
                                                   ("redoubles", 2)) if getattr(args, name) != default]
         if extra:
             return _refuse(f"{', '.join(extra)} go with --bidding")
-        args.pack, args.game = args.pack or "A1", args.game or "contract-bridge"  # a bare run works
+        # a bare run works; `--pack ""` (a variable left empty in a script) printed pack A1's stickers
+        args.pack, args.game = "A1" if args.pack is None else args.pack, args.game or "contract-bridge"
     if args.out is not None and Path(args.out).suffix.lower() not in ("", ".pdf", ".png"):
         return _refuse(f"--out {args.out}: a label sheet is FILE.pdf with FILE-N.png pages; give FILE or FILE.pdf "
                        f"(not {Path(args.out).suffix})")

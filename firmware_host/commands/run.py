@@ -55,6 +55,18 @@ def run(args: argparse.Namespace) -> int:
     from firmware_host.records.journal import JournalError
     from firmware_host.table.controller import ControllerError
 
+    try:   # "cardtable: [Errno 2] No such file or directory: '/proc/dd'" named neither the key nor the option
+        cfg.table.data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"cardtable: table.data_dir {cfg.table.data_dir}: cannot be made a folder for the journal "
+              f"({exc.strerror or exc}); give another with --data-dir or in {cfg.source}", file=sys.stderr)
+        return 2
+    other = next((f for f in ("session.sqlite3", "federation.sqlite3") if (cfg.table.data_dir / f).exists()), "")
+    if other:   # the table's journal was made beside a club's session or event, its folder now of two kinds
+        print(f"cardtable: table.data_dir {cfg.table.data_dir}: the folder holds a club's "
+              f"{'session' if other == 'session.sqlite3' else 'federation event'} ({other}), not a table's "
+              "journal; give the table a folder of its own", file=sys.stderr)
+        return 2
     display = None if args.no_display else TerminalDisplay(
         deal_size=20 if cfg.table.game == "euchre" else 52, title=f"cardtable — {cfg.table.name}",
         log_path=os.path.join(cfg.table.data_dir, "cardtable.log"))   # log lines never on the players' screen

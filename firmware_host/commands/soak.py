@@ -66,6 +66,28 @@ def parse(args: argparse.Namespace) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return games, kinds
 
 
+def _workdir(text: str | None, prefix: str) -> Path:
+    """The soak's folder: ``--workdir`` made now (before the shoe, the broker or a table starts), or a
+    temporary one. ``--workdir table.toml`` was a NotADirectoryError traceback (exit 1) from the soak's
+    first table.
+
+    Raises:
+        ValueError: naming ``--workdir`` and why the folder cannot be made.
+    """
+    import tempfile
+
+    if not text:
+        return Path(tempfile.mkdtemp(prefix=prefix))
+    folder = Path(text)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"--workdir {text}: not a folder (a file of that name is there)")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"--workdir {text}: cannot be made ({exc.strerror or exc})") from None
+    return folder
+
+
 def _bad(option: str, value: str) -> str:
     raise ValueError(f"{option}: unknown value {value!r}")
 
@@ -73,7 +95,6 @@ def _bad(option: str, value: str) -> str:
 def run(args: argparse.Namespace) -> int:
     import shutil
     import sys
-    import tempfile
     import time
     from pathlib import Path
 
@@ -86,13 +107,13 @@ def run(args: argparse.Namespace) -> int:
         return _duplicate(args)
     try:
         games, kinds = parse(args)
+        workdir = _workdir(args.workdir, "cardtable-soak-")
     except ValueError as exc:
         print(f"cardtable soak: {exc}", file=sys.stderr)
         return 2
     from firmware_host.commands.stopping import exit_on_sigterm
 
     exit_on_sigterm(143)  # as Ctrl-C: the table process, the shoe and the broker are stopped (finally)
-    workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="cardtable-soak-"))
     t0 = time.monotonic()
     results = evening(deals=args.deals, faults=args.faults, seed=args.seed, games=games, workdir=workdir,
                       mistake_rate=args.mistake_rate, fault_kinds=kinds, opts=Options(broker=args.broker, rubbers=args.rubbers))
@@ -123,8 +144,6 @@ def _check(folder: Path) -> int:
 def _duplicate(args: argparse.Namespace) -> int:
     import shutil
     import sys
-    import tempfile
-    from pathlib import Path
 
     from firmware_host.soak.dup_club import SESSION_FAULTS
     from firmware_host.soak.dup_evening import evening, table
@@ -147,10 +166,14 @@ def _duplicate(args: argparse.Namespace) -> int:
     except SetupError as exc:
         print(f"cardtable soak: --tables {args.tables} --boards {args.boards}: {exc}", file=sys.stderr)
         return 2
+    try:
+        workdir = _workdir(args.workdir, "cardtable-dupsoak-")
+    except ValueError as exc:
+        print(f"cardtable soak: {exc}", file=sys.stderr)
+        return 2
     from firmware_host.commands.stopping import exit_on_sigterm
 
     exit_on_sigterm(143)  # as Ctrl-C: the station, the tables, the session's process and the broker are stopped
-    workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="cardtable-dupsoak-"))
     result = evening(workdir, tables=args.tables, boards=args.boards, seed=args.seed, faults=args.faults,
                      misboard_rate=args.mistake_rate, session_faults=kinds)
     print(table(result), flush=True)

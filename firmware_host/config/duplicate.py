@@ -105,4 +105,10 @@ def _checked(d: DuplicateConfig, loc: Callable[[str, str], str], shoe_driver: st
     for key, most in (("section", 8), ("ns", 16), ("ew", 16)):
         if len(getattr(d, key)) > most:
             raise ConfigError(f"{loc('duplicate', key)}: at most {most} characters, got {getattr(d, key)!r}")
+        if not getattr(d, key).isprintable():   # written into the board's record: a line break split it
+            raise ConfigError(f"{loc('duplicate', key)}: {getattr(d, key)!r} holds a line break or another "
+                              "control character")
+    if not d.session and d.ns == d.ew:   # the table played on, a pair against itself in its records
+        raise ConfigError(f"{loc('duplicate', 'ew')}: the same pair as ns ({d.ns!r}): a pair cannot play "
+                          "against itself")
     return d

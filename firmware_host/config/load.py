@@ -70,6 +70,10 @@ _KIND_NAMES = {"str": "a string", "text": "a string (may be empty)", "path": "a 
                "boards": "a list of board numbers or a text such as \"1-3, 7\""}
 
 
+_NO_NUL = ("shoe.port", "mqtt.username", "duplicate.section", "duplicate.ns", "duplicate.ew")
+"""Text keys (beside every path) that are names a NUL cannot be part of; the table's name has its own check."""
+
+
 def _show(value: Any) -> str:
     """A value for a message, cut short: a 4000-digit number is not worth printing."""
     text = repr(value)
@@ -117,6 +121,9 @@ def _check_kind(kind: str, value: Any, where: str) -> Any:
         raise ConfigError(f"{where}: want {_KIND_NAMES[kind]}, got {_show(value)} ({type(value).__name__})")
     if kind == "str" and not value:
         raise ConfigError(f"{where}: must not be empty")
+    if (kind in ("path", "source") or where.endswith(_NO_NUL)) and isinstance(value, str) and "\x00" in value:
+        # TOML's "\u0000" passed check-config; run then stopped on "embedded null byte", naming nothing
+        raise ConfigError(f"{where}: holds a NUL character (\\u0000), which no name, path or port may hold")
     return float(value) if kind == "float" else value
 
 
@@ -292,6 +299,11 @@ def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: P
                           f"got {cam.exposure_us}")
     if not 0 <= cam.gain <= 64:
         raise ConfigError(f"{loc('camera', 'gain')}: want 0 (automatic) to 64, got {cam.gain}")
+    if not -1 <= cam.v4l2_gain <= 2**31 - 1:   # a V4L2 control is a 32-bit number; -5 or 2**63 were taken
+        raise ConfigError(f"{loc('camera', 'v4l2_gain')}: want -1 (leave the camera's own) or a gain from 0 to "
+                          f"{2**31 - 1} in the driver's units, got {_show(cam.v4l2_gain)}")
+    if cam.source == "":   # '' was taken and the camera was then offline, with nothing said at check-config
+        raise ConfigError(f"{loc('camera', 'source')}: must not be empty (\"none\" for no camera)")
 
     pins = _build_pins(data.get("pins", {}), values("pins"), loc)
     mqtt = None
@@ -309,6 +321,11 @@ def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: P
                 files[key] = f
         if mqtt.ca_file is not None and not mqtt.tls:
             raise ConfigError(f"{loc('mqtt', 'ca_file')}: a CA file is for TLS; set tls = true as well")
+        _check_host(mqtt.host, loc("mqtt", "host"))
+        if "password_file" in files:
+            _check_password_file(files["password_file"], loc("mqtt", "password_file"))
+        if "ca_file" in files:
+            _check_ca_file(files["ca_file"], loc("mqtt", "ca_file"))
         mqtt = replace(mqtt, **files)
     vision = dict(data.get("vision", {}))
     hfile = vision.get("homography_file")
@@ -317,6 +334,59 @@ def _build(data: dict[str, Any], origin: str, where: dict[str, str], base_dir: P
     zones = MappingProxyType(dict(data["zones"])) if isinstance(data.get("zones"), dict) else None   # None: absent
     duplicate = build_duplicate(data, values("duplicate"), loc, base_dir, t.game, shoe.driver, mqtt is not None)
     return Config(t, shoe, cam, pins, mqtt, MappingProxyType(vision), origin, duplicate, zones)
+
+
+PASSWORD_AT_MOST = 4096
+"""The largest ``[mqtt] password_file`` read, in bytes: the file holds the password alone (as the
+command line's password files, ``commands.guard.SECRET_AT_MOST``)."""
+
+
+def _check_host(host: str, where: str) -> None:
+    """Refuse a broker host no resolver can be asked about: the table's link thread printed the idna
+    codec's traceback ("label empty or too long") for ``clüb..local`` and the table ran on without its
+    broker, and check-config had passed it."""
+    if any(c.isspace() or not c.isprintable() for c in host):
+        raise ConfigError(f"{where}: {_show(host)} is not a host name or address (no spaces or control characters)")
+    try:
+        host.encode("idna")
+    except UnicodeError:
+        raise ConfigError(f"{where}: {_show(host)} is not a host name or address (an empty label, a label "
+                          "over 63 characters or a character no host name may hold)") from None
+
+
+def _check_password_file(path: Path, where: str) -> None:
+    """The password file holds one line of UTF-8 text: checked here, so check-config says what the table
+    would otherwise say at start as "'utf-8' codec can't decode byte 0xd2 in position 2" (no file, no key),
+    and an empty file is not sent to the broker as an empty password."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(PASSWORD_AT_MOST + 1)     # never more: the file may be a log named by mistake
+    except OSError as exc:
+        raise ConfigError(f"{where}: cannot read {path} ({exc.strerror or exc})") from None
+    if len(raw) > PASSWORD_AT_MOST:
+        raise ConfigError(f"{where}: {path} is over {PASSWORD_AT_MOST} bytes, too big for a password file "
+                          "(it holds the password alone)")
+    try:
+        text = raw.decode("utf-8").strip()
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{where}: {path} is not UTF-8 text (byte {exc.start + 1}); it holds the password alone") from None
+    if not text:
+        raise ConfigError(f"{where}: {path} is empty; it holds the table's broker password")
+
+
+def _check_ca_file(path: Path, where: str) -> None:
+    """The CA file is PEM certificates: checked here, where the table said only "[X509:
+    NO_CERTIFICATE_OR_CRL_FOUND] no certificate or crl found (_ssl.c:4154)" at start."""
+    import ssl
+
+    try:
+        ssl.create_default_context(cafile=str(path))
+    except OSError as exc:        # ssl.SSLError is an OSError
+        reason = getattr(exc, "reason", None) or exc.strerror or exc
+        raise ConfigError(f"{where}: {path} holds no CA certificate TLS can use ({reason}); want the club's "
+                          "CA in PEM (cardtable club certs)") from None
+    except ValueError as exc:
+        raise ConfigError(f"{where}: {path} holds no CA certificate TLS can use ({exc})") from None
 
 
 def _build_pins(raw: dict[str, Any], scalars: dict[str, Any], loc: Any) -> PinsConfig:
@@ -407,7 +477,7 @@ def overrides_from_args(args: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for item in getattr(args, "set", None) or []:
         key, eq, value = item.partition("=")
-        if not eq:
+        if not eq or not key.strip():   # '=5' was "command-line option : unknown key", naming nothing
             raise ConfigError(f"command-line option --set {item!r}: want SECTION.KEY=VALUE")
         out[key.strip()] = value
     for attr, key in (("game", "table.game"), ("data_dir", "table.data_dir"), ("shoe_port", "shoe.port")):

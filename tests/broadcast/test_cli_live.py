@@ -458,3 +458,28 @@ def test_a_run_killed_mid_evening_and_started_again_shows_every_board(tmp_path: 
                 proc.send_signal(signal.SIGTERM)
                 out, _ = proc.communicate(timeout=20)
                 assert "Traceback" not in out, out
+
+
+def test_a_page_that_cannot_bind_after_the_check_is_exit_2(session: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """The page's address is checked before the broker is touched, but another program may take it before
+    uvicorn binds it (the driver's two runs on 8090 did): it printed uvicorn's ERROR line, "broadcasting
+    ...", then "stopped: 0 rows taken ...", exit 0, as if the spectators had had their page. The check is
+    made to pass here while the port is held."""
+    import socket
+
+    from firmware_host.cli import main
+
+    monkeypatch.setattr("firmware_host.commands.guard.cannot_listen", lambda host, port: "")
+    (tmp_path / "b").write_text("b-pw\n")
+    with LocalBroker(tmp_path / "broker", {"broadcast": "b-pw", "spectator": "b-pw"}) as broker:
+        with socket.create_server(("127.0.0.1", 0)) as held:
+            port = held.getsockname()[1]
+            rc = main(["broadcast", "live", "--session", str(session), "--port", str(broker.port), "--lin",
+                       str(tmp_path / "lin"), "--password-file", str(tmp_path / "b"), "--spectator-password-file",
+                       str(tmp_path / "b"), "--listen", f"127.0.0.1:{port}", "--state", str(tmp_path / "s.jsonl")])
+    out, err = capsys.readouterr()
+    assert rc == 2, (out, err)
+    assert f"cardtable broadcast live: --listen 127.0.0.1:{port}: the page did not start there" in err, err
+    assert "stopped:" not in out

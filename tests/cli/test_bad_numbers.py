@@ -71,6 +71,7 @@ def test_soak_duplicate_refuses_a_mitchell_it_cannot_build(capsys: pytest.Captur
     ("--rounds", "99999999999999999999", "rounds is a whole number 1 to 99"),
     ("--tables", "99999999999999999999", "--tables 99999999999999999999: 1 to 500 club tables"),
     ("--tables", "-1", "--tables -1: 1 to 500 club tables"),
+    ("--tables", "0", "--tables 0: 1 to 500 club tables"),   # was taken as "not given", exit 0
 ])
 def test_euchre_open_refuses_rounds_and_tables_out_of_range(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                             option: str, value: str, says: str) -> None:
@@ -136,6 +137,9 @@ def test_a_line_speed_or_a_count_below_its_range_is_refused(capsys: pytest.Captu
     (["euchre", "demo", "--tables", "1", "--rounds", "1", "--timeout", "nan"], "a number above 0, at most 86400"),
     (["euchre", "demo", "--tables", "1", "--rounds", "1", "--timeout", "0"], "a number above 0, at most 86400"),
     (["euchre", "demo", "--tables", "1", "--rounds", "1", "--timeout", "-1"], "a number above 0, at most 86400"),
+    (["federation", "close", "--dir", "fed", "--wait", "-1"], "a number from 0 to 3600"),
+    (["federation", "close", "--dir", "fed", "--wait", "nan"], "a number from 0 to 3600"),
+    (["federation", "close", "--dir", "fed", "--wait", "inf"], "a number from 0 to 3600"),
 ])
 def test_a_count_or_measure_out_of_range_is_refused_at_the_command_line(capsys: pytest.CaptureFixture[str],
                                                                        line: list[str], says: str) -> None:
@@ -143,7 +147,8 @@ def test_a_count_or_measure_out_of_range_is_refused_at_the_command_line(capsys: 
     ``--exposure-us 99999999`` were given to the camera, ``boards check --first 10**20`` printed boards no
     file can number (exit 0), ``duplicate open --movement howell --tables 0`` opened a session as if no
     ``--tables`` were given, and ``euchre demo --timeout nan`` or ``0`` started a night it then called
-    unfinished (exit 1)."""
+    unfinished (exit 1); ``federation close --wait -1`` or ``nan`` closed the event (exit 0), and ``inf``
+    would wait for ever on a serve that never answers."""
     err = _usage_error(capsys, line)
     assert f"argument {line[-2]}: {says}, not {line[-1]!r}" in err, err
 
@@ -154,3 +159,67 @@ def test_a_gain_in_range_is_taken(text: str) -> None:
     from firmware_host.commands.guard import number
 
     assert number(0, 64)(text) == float(text)
+
+
+@pytest.mark.parametrize(("option", "value", "says"), [
+    ("--name", "Mon\nday", "1 to 80 printable characters"),
+    ("--name", "", "1 to 80 printable characters"),
+    ("--name", "x" * 81, "1 to 80 printable characters"),
+    ("--club", 'Our "club"]\n[Site', "0 to 80 printable characters"),
+    ("--date", "yesterday", "a date is YYYY-MM-DD"),
+    ("--date", "2026-02-30", "is no date"),
+    ("--date", "20261202", "a date is YYYY-MM-DD"),
+])
+@pytest.mark.parametrize("kind", ["duplicate", "euchre"])
+def test_a_name_or_date_a_results_file_cannot_hold_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                              kind: str, option: str, value: str, says: str) -> None:
+    """``duplicate open --name $'Mon\\nday' --date yesterday`` opened a session whose PBN export began
+    ``[Event "Mon`` with ``day"]`` a line of its own and ``[Date "yesterday"]``; ``euchre open`` took the
+    same. Refused at the command line, naming the option, before a folder is made."""
+    if kind == "duplicate":
+        argv = ["duplicate", "open", "--dir", str(tmp_path / "s"), "--hand-records", "x.pbn", "--pairs", "8",
+                "--boards-per-round", "2", "--movement", "mitchell", option, value]
+    else:
+        argv = ["euchre", "open", "--dir", str(tmp_path / "s"), "--players", "p.txt", "--format", "progressive",
+                "--rounds", "2", option, value]
+    err = _usage_error(capsys, argv)
+    assert f"argument {option}: " in err and says in err, err
+    assert not (tmp_path / "s").exists()
+
+
+@pytest.mark.parametrize("text", ["", "2026-12-02"])
+def test_a_date_the_docs_allow(text: str) -> None:
+    from firmware_host.commands.guard import iso_date, line_of_text
+
+    assert iso_date(text) == text and line_of_text(80)("Salle Émile-Zola") == "Salle Émile-Zola"
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "nan", "inf", "99999999"])
+def test_dashboard_refuses_a_login_time_that_makes_no_sense(capsys: pytest.CaptureFixture[str], value: str) -> None:
+    """``club dashboard --session-minutes -1`` (or ``nan``) was taken and the dashboard started: every
+    login then expired as it was made."""
+    err = _usage_error(capsys, ["club", "dashboard", "--mqtt-password-file", "pw", "--users", "u",
+                                "--session-minutes", value])
+    assert f"argument --session-minutes: a number above 0, at most 10080, not {value!r}" in err, err
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["export", "jsonl", "--journals", "a", "b"], "cardtable export: --journals goes with export board, not export jsonl"),
+    (["export", "pbn", "--board", "3", "--json"], "cardtable export: --board and --json go with export board, not export pbn"),
+    (["export", "board", "--force"], "cardtable export: --force goes with export jsonl or pbn, not export board"),
+    (["export", "board", "--game", "euchre"], "cardtable export: --game goes with export jsonl or pbn, not export board"),
+])
+def test_export_refuses_an_option_of_another_format(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                                    says: str) -> None:
+    """``export jsonl --journals A B`` exported the configuration's journal (/var/lib/cardtable) and said
+    so, not the journals named; ``export pbn --board 3`` wrote every board; ``export board --force`` still
+    refused a broken chain: each option of another format was left unused without a word."""
+    assert main(argv) == 2
+    assert capsys.readouterr().err == says + "\n"
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "99999999999999999999"])
+def test_export_board_refuses_a_number_no_board_has(capsys: pytest.CaptureFixture[str], value: str) -> None:
+    """``export board --board -3`` read every journal and said "no duplicate board in board -3 of ..."."""
+    err = _usage_error(capsys, ["export", "board", "--board", value])
+    assert f"argument --board: a whole number from 1 to 999999999, not {value!r}" in err, err

@@ -147,3 +147,57 @@ def test_trying_an_output_leaves_no_file_behind(tmp_path: Path, capsys: pytest.C
     assert main(["duplicate", "export", "--session", str(tmp_path / "none"), "--format", "pbn",
                  "--out", str(out)]) == 2
     assert "no session here" in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+@pytest.mark.parametrize("where", ["file", "under-file"])
+def test_soak_workdir_that_cannot_be_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str,
+                                              duplicate: bool) -> None:
+    """``soak --workdir table.toml`` printed NotADirectoryError's traceback (exit 1) from its first table,
+    once the shoe had started; the folder is now made (or refused) before anything starts."""
+    (tmp_path / "notes.txt").write_text("x\n")
+    out = tmp_path / "notes.txt" if where == "file" else tmp_path / "notes.txt" / "soak"
+    err = _refused(capsys, ["soak", *(["--duplicate"] if duplicate else []), "--workdir", str(out)], out)
+    assert err.startswith(f"cardtable soak: --workdir {out}: ")
+    assert (tmp_path / "notes.txt").read_text() == "x\n"
+
+
+@pytest.mark.parametrize("name", ["Table\n3", "", "x" * 61, "Tab\x00le"])
+def test_config_init_refuses_a_name_naming_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      name: str) -> None:
+    """``config init t.toml --name $'Table\\n3'`` said "cannot write t.toml: t.toml.new: TOML syntax error:
+    Illegal character '\\n'": a file the user never named, and not the option; 61 characters were
+    "t.toml.new: table.name: ...". One line naming --name, exit 2, nothing written."""
+    target = tmp_path / "t.toml"
+    assert main(["config", "init", str(target), "--name", name]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cardtable config init: --name {name[:40]!r}: a table's name is 1 to 60 printable"), err
+    assert len(err.strip().splitlines()) == 1 and list(tmp_path.iterdir()) == []
+
+
+def test_run_names_a_data_dir_it_cannot_make(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``run --data-dir /proc/dd`` said "cardtable: [Errno 2] No such file or directory: '/proc/dd'", and a
+    data_dir under a file "[Errno 20] Not a directory": neither named the key or the option."""
+    (tmp_path / "notes.txt").write_text("x\n")
+    config = tmp_path / "table.toml"
+    config.write_text('[shoe]\nport = "loop://"\n[camera]\nsource = "none"\n[pins]\nfactory = "mock"\n')
+    data = tmp_path / "notes.txt" / "data"
+    assert main(["run", "--config", str(config), "--no-display", "--data-dir", str(data)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cardtable: table.data_dir {data}: cannot be made a folder for the journal ("), err
+    assert len(err.strip().splitlines()) == 1 and (tmp_path / "notes.txt").read_text() == "x\n"
+
+
+def test_run_refuses_a_data_dir_that_holds_a_club_session(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``run --data-dir SESSION`` (the club's session folder named by mistake) started the table and made
+    its journal.sqlite3 beside the session's session.sqlite3: one folder of two kinds."""
+    config = tmp_path / "table.toml"
+    config.write_text('[shoe]\nport = "loop://"\n[camera]\nsource = "none"\n[pins]\nfactory = "mock"\n')
+    session = tmp_path / "2026-12-02"
+    session.mkdir()
+    (session / "session.sqlite3").write_bytes(b"")
+    assert main(["run", "--config", str(config), "--no-display", "--data-dir", str(session)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"cardtable: table.data_dir {session}: the folder holds a club's session (session.sqlite3), "
+                   "not a table's journal; give the table a folder of its own\n")
+    assert sorted(p.name for p in session.iterdir()) == ["session.sqlite3"]

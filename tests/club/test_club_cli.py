@@ -76,3 +76,48 @@ def test_bench_club_quick_prints_figures(capsys: pytest.CaptureFixture[str]) -> 
     figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     run = figures["runs"][0]
     assert run["tables"] == 5 and run["displayed_per_s"] > 0 and run["p99_ms"] > 0
+
+
+def test_broker_refuses_a_busy_port_and_a_certificate_that_is_no_pem_before_mosquitto_starts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``club broker --port P`` with P taken, and ``--certfile``/``--keyfile`` naming files that are not a
+    PEM pair, started mosquitto, which said so in five lines of its own log ("Error: Address already in
+    use", "Unable to load server certificate ... PEM routines::no start line"), exit 1: the exit status a
+    unit restarts on, for a fault only the user can fix. Now one line naming the option, exit 2."""
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        busy = taken.getsockname()[1]
+        assert main(["club", "broker", "--dir", str(tmp_path / "b"), "--tables", "1", "--port", str(busy)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"club broker: --port {busy}: cannot listen on 127.0.0.1:{busy} ("), err
+    assert len(err.strip().splitlines()) == 1 and "mosquitto" not in err
+    junk = tmp_path / "junk.pem"
+    junk.write_bytes(b"\x98\x00 not a certificate")
+    assert main(["club", "broker", "--dir", str(tmp_path / "b"), "--tables", "1", "--port", "0",
+                 "--certfile", str(junk), "--keyfile", str(junk)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"club broker: --certfile {junk} --keyfile {junk}: not a PEM certificate"), err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "b" / "mosquitto.conf").exists()
+
+
+def test_demo_refuses_a_busy_port_and_a_dir_that_cannot_be_a_folder(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``club demo --port P`` with P taken started the broker and the tables, then said "the dashboard did
+    not start on port P" after uvicorn's own ERROR line, exit 1; ``--dir notes.txt`` said "[Errno 20] Not a
+    directory: 'notes.txt/broker'", exit 1. Both are bad input: one line naming the option, exit 2."""
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        busy = taken.getsockname()[1]
+        assert main(["club", "demo", "--tables", "1", "--dir", str(tmp_path / "d"), "--port", str(busy)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"club demo: --port {busy}: cannot listen on 127.0.0.1:{busy} ("), err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "d").exists()
+    notes = tmp_path / "notes.txt"
+    notes.write_text("x\n")
+    for folder in (notes, notes / "demo"):
+        assert main(["club", "demo", "--tables", "1", "--dir", str(folder), "--duration", "1"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"club demo: --dir {folder}: cannot be the demo's folder ("), err
+        assert len(err.strip().splitlines()) == 1 and notes.read_text() == "x\n"

@@ -122,6 +122,18 @@ def test_certs_command_and_its_errors(tmp_path: Path, capsys: pytest.CaptureFixt
         make_broker_cert(tmp_path / "empty", ["x"])
 
 
+@pytest.mark.parametrize("host", ["a b/c", "", "club..local", "club-.local", "x" * 64 + ".local", "clüb.local"])
+def test_certs_refuses_a_host_no_certificate_can_name_before_the_ca_is_made(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], host: str) -> None:
+    """``club certs --host 'a b/c'`` made the club CA, then printed openssl's own three lines ("Missing '='
+    after RDN type string 'c' in subject name string"), naming no option; ``--host ''`` four lines of
+    "X509 V3 routines". Now one line naming --host, exit 2, and no folder made."""
+    assert main(["club", "certs", "--dir", str(tmp_path / "c"), "--host", "club.local", "--host", host]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"club certs: --host {host[:60]!r} is not a host name or IP address"), err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "c").exists()
+
+
 def test_the_broker_certificate_names_localhost_for_the_clubs_own_services(tmp_path: Path) -> None:
     """hardware/SETUP.md makes the certificate for the tables' names (club.local, 192.168.1.10), while the
     shipped config/club.env has the dashboard reach the broker as localhost with TLS: its login failed on a

@@ -112,3 +112,79 @@ def test_camera_numbers_a_camera_can_have(tmp_path: Path, capsys: pytest.Capture
 def test_toml_python_cannot_hold_is_one_message(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
     rc, err = _check(tmp_path, capsys, text, "--no-devices")
     assert rc == 2 and str(tmp_path / "table.toml") in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("mqtt", "says"), [
+    ('host = "clüb..local"', "mqtt.host: 'clüb..local' is not a host name or address"),
+    ('host = "club local"', "mqtt.host: 'club local' is not a host name or address"),
+    ('host = "' + "x" * 64 + '.local"', "mqtt.host: "),
+    ('password_file = "binary.pw"', "binary.pw is not UTF-8 text (byte 1)"),
+    ('password_file = "empty.pw"', "empty.pw is empty"),
+    ('password_file = "huge.pw"', "huge.pw is over 4096 bytes"),
+    ('tls = true\nca_file = "binary.pw"', "mqtt.ca_file: "),
+    ('tls = true\nca_file = "table.toml"', "mqtt.ca_file: "),
+])
+def test_mqtt_host_and_files_a_table_cannot_use(tmp_path: Path, capsys: pytest.CaptureFixture[str], mqtt: str,
+                                                says: str) -> None:
+    """``[mqtt] host = "clüb..local"`` passed check-config and, at ``run``, the link's thread printed the
+    idna codec's traceback while the table went on without its broker; a password file of bytes that are
+    not UTF-8 stopped ``run`` with "'utf-8' codec can't decode byte 0xd2 in position 2" (neither file nor
+    key named), an empty one was sent as an empty password, and a CA file that is no PEM was "[X509:
+    NO_CERTIFICATE_OR_CRL_FOUND]". Now check-config names the key, the file and what is wrong."""
+    (tmp_path / "binary.pw").write_bytes(b"\xd2\xff\x00secret")
+    (tmp_path / "empty.pw").write_text("\n")
+    (tmp_path / "huge.pw").write_text("x" * 5000)
+    rc, err = _check(tmp_path, capsys, f'[shoe]\nport = "loop://"\n[mqtt]\n{mqtt}\n')
+    assert rc == 2 and says in err and str(tmp_path / "table.toml") in err, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("host", ["localhost", "club.local", "clüb.local", "192.168.1.10", "::1"])
+def test_mqtt_hosts_the_docs_allow(tmp_path: Path, host: str) -> None:
+    (tmp_path / "pw").write_text("secret\n")
+    (tmp_path / "t.toml").write_text(f'[mqtt]\nhost = "{host}"\npassword_file = "pw"\n')
+    assert load_config(tmp_path / "t.toml", env={}, check_devices=False).mqtt.host == host  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    ('[table]\ndata_dir = "journal\\u0000s"\n', "table.data_dir"),
+    ('[shoe]\nport = "/dev/ttyUSB0\\u0000"\n', "shoe.port"),
+    ('[camera]\nsource = "/dev/video0\\u0000"\n', "camera.source"),
+    ('[table]\ngame = "duplicate-bridge"\n[duplicate]\nrecords = "boards\\u0000.pbn"\n', "duplicate.records"),
+])
+def test_a_nul_character_in_a_name_or_path_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      text: str, key: str) -> None:
+    """``data_dir = "journal\\u0000s"`` passed check-config, and ``run`` then stopped on "cardtable:
+    embedded null byte", naming neither the file nor the key."""
+    rc, err = _check(tmp_path, capsys, text, "--no-devices")
+    assert rc == 2 and f"{key}: holds a NUL character" in err and str(tmp_path / "table.toml") in err, err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ('[camera]\nv4l2_gain = -5\n', "camera.v4l2_gain: want -1 (leave the camera's own) or a gain from 0 to"),
+    ('[camera]\nv4l2_gain = 9223372036854775807\n', "camera.v4l2_gain: want -1"),
+    ('[camera]\nsource = ""\n', "camera.source: must not be empty"),
+    ('[table]\ngame = "duplicate-bridge"\n[duplicate]\nrecords = "r.pbn"\nns = "3"\new = "3"\n',
+     "duplicate.ew: the same pair as ns ('3'): a pair cannot play against itself"),
+    ('[table]\ngame = "duplicate-bridge"\n[duplicate]\nrecords = "r.pbn"\nsection = "A\\nB"\n',
+     "duplicate.section: 'A\\nB' holds a line break"),
+])
+def test_values_a_table_cannot_use_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str,
+                                               says: str) -> None:
+    """Each passed check-config: a V4L2 gain of -5 or 2**63 (a driver's control is a 32-bit number and -1
+    the only word for "leave it"), an empty camera source (the camera then offline at ``run``), a table
+    alone whose NS and EW pair are one pair, a section with a line break (written into the board's
+    record)."""
+    (tmp_path / "r.pbn").write_text('[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+                                    '[Deal "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 654.8765.876.876 32.432.5432.5432"]\n')
+    rc, err = _check(tmp_path, capsys, text, "--no-devices")
+    assert rc == 2 and says in err and str(tmp_path / "table.toml") in err, err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("item", ["=5", " =5", "nokey"])
+def test_a_set_without_a_key_names_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str], item: str) -> None:
+    """``--set =5`` said "command-line option : unknown key": no option, no key, nothing to go on."""
+    rc, err = _check(tmp_path, capsys, '[shoe]\nport = "loop://"\n', "--set", item)
+    assert rc == 2 and f"command-line option --set {item!r}: want SECTION.KEY=VALUE" in err, err

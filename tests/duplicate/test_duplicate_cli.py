@@ -272,6 +272,23 @@ def test_open_refuses_an_arrow_switch_it_cannot_make(tmp_path: Path, five_tables
     assert not (tmp_path / "s").exists()
 
 
+@pytest.mark.parametrize("extra", [["--movement", "howell", "--tables", "5", "--pairs", "10"],
+                                   ["--movement", "barometer", "--tables", "5", "--pairs", "10"],
+                                   ["--asc", "m.asc", "--pairs", "10"]])
+@pytest.mark.parametrize("even", ["relay", "skip"])
+def test_open_refuses_even_for_a_movement_that_is_not_a_mitchell(tmp_path: Path, five_tables: Path,
+                                                                 capsys: pytest.CaptureFixture[str],
+                                                                 extra: list[str], even: str) -> None:
+    """``--movement howell --even relay`` opened the session (exit 0), the relay asked for nowhere in it:
+    the option was taken and left unused without a word, as ``--arrow-switch`` was before."""
+    rc, out, err = _run(["duplicate", "open", "--dir", str(tmp_path / "s"), "--hand-records", str(five_tables),
+                         "--boards-per-round", "3", *extra, "--even", even], capsys)
+    assert rc == 2 and len(err.splitlines()) == 1, err
+    assert err.strip() == (f"cardtable duplicate open: --even {even}: only a Mitchell goes round by a skip or a "
+                           "relay; leave --even out"), err
+    assert not (tmp_path / "s").exists()
+
+
 def test_show_says_how_many_refusals_it_leaves_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``duplicate show`` printed the latest 10 refusals and did not say that 2 more were in the journal."""
     s = Session.create(tmp_path / "s", make_setup({"kind": "mitchell", "tables": 3, "boards_per_round": 2}),

@@ -26,6 +26,12 @@ SCALE = "total 20\n10 0\n"
      "--bye-vp: a knock-out's bye scores no VPs, it just goes through"),
     ("swiss-pairs", ["--entrants", "8", "--rounds", "3", "--tables", "t1,t2,t3,t4"], ["--across"],
      "--across is for pairs-sections (matchpoints across the sections), not swiss-pairs"),
+    # p3's driver: --individual balanced with another kind was taken and left unused, exit 0 (published was
+    # refused by the spec, in other words)
+    ("swiss-pairs", ["--entrants", "8", "--rounds", "3", "--tables", "t1,t2,t3,t4"], ["--individual", "published"],
+     "--individual published is for an individual's movement, not swiss-pairs"),
+    ("teams-round-robin", ["--entrants", "4", "--rounds", "3", "--tables", "t1,t2,t3,t4"], ["--individual", "balanced"],
+     "--individual balanced is for an individual's movement, not teams-round-robin"),
 ])
 def test_an_option_of_another_kind_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str,
                                               size: list[str], extra: list[str], said: str) -> None:

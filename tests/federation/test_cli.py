@@ -413,3 +413,31 @@ def test_federate_names_the_option_whose_address_is_wrong(tmp_path: Path, capsys
     assert main(["club", "federate", "--event", "e", "--club", "c1", "--remote", remote, "--password-file",
                  str(pw), "--out", str(out)]) == 2
     assert capsys.readouterr().err.endswith(f": {said}\n") and not out.exists()
+
+
+def test_uplink_and_open_refuse_a_folder_of_another_kind(tmp_path: Path, records: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """``club uplink --session NIGHT`` (a euchre night's folder) started, and warned "the session journal
+    cannot be read now: the session's opening row cannot be read ('boards')" every second, for ever;
+    ``federation open --dir SESSION`` wrote the event's journal, ACL and hand records into a club's
+    session folder (exit 0). Each is now one line naming the folder, exit 2, nothing written."""
+    players = tmp_path / "players.txt"
+    players.write_text("".join(f"Player {k}\n" for k in range(1, 9)), encoding="utf-8")
+    night = tmp_path / "night"
+    assert main(["euchre", "open", "--dir", str(night), "--players", str(players), "--format", "progressive",
+                 "--rounds", "2"]) == 0
+    pw = tmp_path / "pw"
+    pw.write_text("secret\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["club", "uplink", "--session", str(night), "--event", "sim1", "--club", "c1", "--broker",
+                 "127.0.0.1:1", "--password-file", str(pw)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"cardtable federation: --session {night}: ") and "a euchre night" in err, err
+    assert err.count("\n") == 1
+    before = sorted(p.name for p in night.iterdir())
+    assert main(["federation", "open", "--dir", str(night), "--event", "sim1", "--hand-records", str(records),
+                 "--clubs", "c1,c2"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"cardtable federation: --dir {night}: the folder holds a club's session (session.sqlite3); "
+                   "open the event in a folder of its own\n")
+    assert sorted(p.name for p in night.iterdir()) == before

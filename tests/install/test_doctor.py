@@ -355,3 +355,15 @@ def test_every_command_doctor_prints_names_the_program_by_its_path(
     assert f"sudo -u cardtable {program} check-config" in fixes[2]
     assert f"check-config --config {tmp_path / 'broken.toml'}" in fixes[3]
     assert f"sudo {program} config init {tmp_path / 'broken.toml'} --force" in fixes[3]
+
+
+@pytest.mark.parametrize("extra", [["--session", "2026-12-02"], ["--club-env", "club.env"],
+                                   ["--club-env", "club.env", "--session", "x"]])
+def test_club_options_without_club_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                               extra: list[str]) -> None:
+    """``doctor --session 2026-12-02`` (``--club`` forgotten) checked the table and its configuration
+    instead, saying nothing of the option it left unused. One line naming it, exit 2."""
+    assert main(["doctor", "--config", str(tmp_path / "none.toml"), *extra]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("cardtable doctor: --") and "with --club (the club's machine)" in err, err
+    assert all(o in err for o in extra if o.startswith("--")) and out == "" and len(err.strip().splitlines()) == 1

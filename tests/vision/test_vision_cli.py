@@ -164,6 +164,15 @@ def test_labels_command_and_bad_pack(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "pack id" in capsys.readouterr().err
 
 
+def test_labels_with_an_empty_pack_id_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``labels --pack ""`` (a script's variable left empty) printed pack A1's stickers, exit 0: a club
+    sticking them on another pack would have two packs read as A1."""
+    assert main(["labels", "--pack", "", "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert "pack id ''" in err and len(err.strip().splitlines()) == 1, err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_calibrate_recovers_a_tilted_camera(tmp_path: Path) -> None:
     scene = Scene(markers=True)
     placed = scene.place(card("AS"), "B7", at=(400, 225))

@@ -88,6 +88,19 @@ def test_file_errors_name_the_file(tmp_path: Path) -> None:
         load_vision_config(bad)
 
 
+@pytest.mark.parametrize(("content", "says"), [
+    (b"\x98\x00\xffbinary", "not UTF-8 text"),
+    (b"x = " + b"9" * 5000 + b"\n", "a value TOML cannot hold"),
+])
+def test_a_file_that_is_no_toml_text_names_the_file(tmp_path: Path, content: bytes, says: str) -> None:
+    """``cardtable scan --config picture.png`` (a binary file named by mistake) said only "'utf-8' codec
+    can't decode byte 0x98 in position 2", naming no file; a number TOML cannot hold was a traceback. The table's own loader (``check-config``) said all three already."""
+    bad = tmp_path / "picture.png"
+    bad.write_bytes(content)
+    with pytest.raises(ConfigError, match=f"picture.png: {says}"):
+        load_vision_config(bad)
+
+
 def test_nearest_seat_among_the_mapped_ones() -> None:
     z = Zones()
     assert z.nearest_seat(400, 150) == "N"
