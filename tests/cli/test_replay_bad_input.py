@@ -157,3 +157,16 @@ def test_a_bid_suit_that_changes_nothing_is_still_checked(capsys: pytest.Capture
     assert rc == 2 and "log.jsonl:2: field 'suit'" in err and len(err.strip().splitlines()) == 1
     rc, _, err = _replay(capsys, tmp_path, game, f'{{"type": "bid", "seat": "E", "call": "{call}", "suit": null}}')
     assert rc == 0, err
+
+
+def test_a_draw_exposing_for_someone_who_did_not_cut_is_refused(capsys: pytest.CaptureFixture[str],
+                                                                tmp_path: Path) -> None:
+    """docs/events.md, ``draw``: ``exposed`` names the cutters who showed cards. A name that did not cut
+    (``ann`` typed for ``Ann``) was taken and dropped: the table formed, and law 10's cut again for
+    Ann's two cards shown was never ruled (outside audit p2). The line is malformed, naming the field."""
+    cuts = [["Ann", "JS"], ["Bob", "AH"], ["Cy", "9D"], ["Di", "8C"]]
+    game = '{"type": "game", "game": "euchre"}'
+    rc, _, err = _replay(capsys, tmp_path, game, json.dumps({"type": "draw", "cuts": cuts, "exposed": {"ann": 2}}))
+    assert rc == 2 and err.strip().endswith("log.jsonl:2: field 'exposed': 'ann' did not cut in this draw")
+    rc, out, _ = _replay(capsys, tmp_path, game, json.dumps({"type": "draw", "cuts": cuts, "exposed": {"Ann": 2}}))
+    assert rc == 0 and json.loads(out.splitlines()[0])["remedy"] == "cut_again"
