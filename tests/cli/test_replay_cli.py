@@ -112,7 +112,7 @@ def test_a_text_headline_is_in_capitals_save_a_packs_id() -> None:
     """docs/events.md, "Example": the headline is in capitals, but a pack's id is the club's own string
     and is written as the club wrote it (an outside reader checking "all capitals" met
     ``REPLACE THE PACK (pack red)``; outside audit p2), and ` — North deals` follows where the ruling
-    makes someone deal again, not on THE TABLE IS FORMED."""
+    says who deals next (a redeal), not on THE TABLE IS FORMED, whose ruling has a ``dealer`` too."""
     p = replay(str(DATA / "bridge-irregularities.jsonl"), "--format", "text")
     assert p.returncode == 0, p.stderr
     heads = [line.split("] ", 1)[1] for line in p.stdout.splitlines() if line.startswith("[line ")]
