@@ -18,6 +18,7 @@ from laws.cards import Seat
 from laws.events import (
     BRIDGE_EVENTS,
     DUPLICATE_EVENTS,
+    EUCHRE_EVENTS,
     CardDealt,
     CardPlayed,
     DealEnded,
@@ -173,11 +174,13 @@ class LawEngine:
 
     def _ignored(self, event: Event) -> bool:
         """Events that cannot apply now: cards of a voided deal, a report about a deal before any deal,
-        a second ``deal_end``, or an event out of its phase. Each is counted in ``ignored`` (the table
-        notes it: docs/events.md)."""
+        a second ``deal_end``, an event out of its phase, or a euchre event at a bridge table (a trump card
+        turned there moved the phase on in the middle of the deal, and its other cards went untaken). Each
+        is counted in ``ignored`` (the table notes it: docs/events.md)."""
         s = self.state
         allowed = TRANSITIONS.get(event.TYPE)
-        if event.TYPE in _OF_THE_DEAL and (s.deal is None or s.deal.void) or \
+        if event.TYPE in EUCHRE_EVENTS and self.rules.name != "euchre" or \
+                event.TYPE in _OF_THE_DEAL and (s.deal is None or s.deal.void) or \
                 event.TYPE in _NEEDS_A_DEAL and s.deal is None or \
                 event.TYPE == "deal_end" and s.deal is not None and s.deal.ended or \
                 allowed is not None and s.phase not in allowed[0]:

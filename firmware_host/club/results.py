@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from laws.events import EventFormatError, ResultRecorded, event_from_dict
+from laws.scoring.bridge import parse_contract
 
 # The fields each game's result takes, and the most tricks a side can win.
 FIELDS = {"contract-bridge": {"declarer", "contract", "tricks", "honours"},
@@ -100,6 +101,11 @@ def parse_result(game: str, fields: Any) -> ResultRecorded:
     except EventFormatError as exc:  # what the words above do not cover (honours)
         raise ResultError(re.sub(r"^field '[a-z_]+': ", "", str(exc))) from None
     assert isinstance(event, ResultRecorded)
+    if event.honours is not None and event.contract is not None and \
+            parse_contract(event.contract).strain == "NT" and event.honours[1] != 150:
+        # the laws' own refusal (laws/games/bridge_result.py): a correction is never fed to the engine, so
+        # without it a result no table would score stood as the deal's result for the club's scorer
+        raise ResultError("at notrump only four aces count as honours, worth 150")
     return event
 
 

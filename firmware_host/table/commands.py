@@ -97,6 +97,13 @@ def answer(ctl: Any, told: dict[str, Any]) -> None:
     ctl.answers.append(told)
 
 
+def _dealt_so_far(dealt: int) -> str:
+    """The deals a correction may name, in words a director reads: "deals 1 to 0" said nothing."""
+    if dealt < 1:
+        return "this table has dealt no deal yet"
+    return "this table has dealt deal 1 only" if dealt == 1 else f"this table has dealt deals 1 to {dealt}"
+
+
 def correct(ctl: Any, item: DirectorCommand) -> list[Ruling]:
     """A director's correction of a deal's result (fields checked by the club's ``parse_result`` before it
     came here): journaled as a note row ``{"correction": {"deal", "result"}, "command": {...}}`` (the
@@ -107,7 +114,7 @@ def correct(ctl: Any, item: DirectorCommand) -> list[Ruling]:
     dealt = ctl.engine.state.deals_started
     command = {"id": item.cid, "kind": "correct", "by": item.by[:40]}
     if isinstance(deal, bool) or not isinstance(deal, int) or not 1 <= deal <= dealt:
-        why = f"this table has dealt deals 1 to {dealt}: there is no deal {deal!r} to correct"
+        why = f"{_dealt_so_far(dealt)}: there is no deal {deal!r} to correct"
         ctl._note(f"the director's correction from {item.by[:40]} refused: {why}", {"command": command, "refused": why},
                   logged=f"the director's correction from {item.by[:40]} refused: {loggable(why)}")  # ``deal`` as sent
         answer(ctl, {"id": item.cid, "kind": "correct", "ok": False, "why": why})

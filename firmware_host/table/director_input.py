@@ -139,6 +139,9 @@ def check_path(path: str | Path, *, sniff: int = SNIFF) -> str:
     except OSError as exc:
         return f"cannot be read ({exc.strerror or exc})"
     try:
+        if stat.S_ISCHR(mode) and not os.isatty(fd) and not _is_dev_null(st):
+            # /dev/zero, /dev/urandom, a sensor's device: no end and no lines, read for ever at full speed
+            return "is a character device, not a FIFO, a terminal or a file of events"
         if not stat.S_ISREG(mode):
             return ""   # a terminal (or /dev/null): read as it comes
         return _not_events(fd, sniff)
@@ -146,6 +149,14 @@ def check_path(path: str | Path, *, sniff: int = SNIFF) -> str:
         return f"cannot be read ({exc.strerror or exc})"
     finally:
         os.close(fd)
+
+
+def _is_dev_null(st: os.stat_result) -> bool:
+    """``/dev/null`` under any name: an empty file of events (nothing to enter), not a device to refuse."""
+    try:
+        return st.st_rdev == os.stat(os.devnull).st_rdev
+    except OSError:
+        return False
 
 
 def _not_events(fd: int, sniff: int) -> str:

@@ -14,6 +14,7 @@ from laws.events.types import (
     BRIDGE_EVENTS,
     DEMANDS,
     DUPLICATE_EVENTS,
+    EUCHRE_EVENTS,
     EVENT_TYPES,
     FACED_WHERE,
     FOUL_DECISIONS,
@@ -64,4 +65,4 @@ from laws.events.types import (
     WrongHandPicked,
 )
 
-__all__ = ["BAR_REST", "BOARD_HOW", "BoardAbandoned", "BoardPlaced", "BoardShort", "DUPLICATE_EVENTS", "FOUL_DECISIONS", "FoulRuled", "HandSpread", "ResultConfirmed", "BIDS", "BRIDGE_EVENTS", "CallMade", "CardWithdrawn", "ClaimAnswered", "ClaimRuled", "DummyFaced", "IrregularityAccepted", "IrregularityDeclined", "PlayerBarred", "RevokeCorrected", "TricksClaimed", "BidMade", "CandidateArrived", "CardDealt", "CardDiscarded", "CardFaced", "CardPlayed", "CardsDrawn", "DEMANDS", "DamagedCardFound", "DealEnded", "DealInterrupted", "DealStarted", "DemandMade", "EVENT_TYPES", "Event", "EventFormatError", "FACED_WHERE", "GameChosen", "HandCounted", "INTERRUPTIONS", "MissingCardReported", "PackCut", "PackShuffled", "PacksAssigned", "PlayEnded", "PlayerLeft", "ResultRecorded", "SURPLUS_CAUSES", "SurplusCardFound", "TrumpMade", "TrumpTurned", "WrongHandPicked", "event_from_dict", "event_to_dict"]
+__all__ = ["BAR_REST", "BOARD_HOW", "BoardAbandoned", "BoardPlaced", "BoardShort", "DUPLICATE_EVENTS", "EUCHRE_EVENTS", "FOUL_DECISIONS", "FoulRuled", "HandSpread", "ResultConfirmed", "BIDS", "BRIDGE_EVENTS", "CallMade", "CardWithdrawn", "ClaimAnswered", "ClaimRuled", "DummyFaced", "IrregularityAccepted", "IrregularityDeclined", "PlayerBarred", "RevokeCorrected", "TricksClaimed", "BidMade", "CandidateArrived", "CardDealt", "CardDiscarded", "CardFaced", "CardPlayed", "CardsDrawn", "DEMANDS", "DamagedCardFound", "DealEnded", "DealInterrupted", "DealStarted", "DemandMade", "EVENT_TYPES", "Event", "EventFormatError", "FACED_WHERE", "GameChosen", "HandCounted", "INTERRUPTIONS", "MissingCardReported", "PackCut", "PackShuffled", "PacksAssigned", "PlayEnded", "PlayerLeft", "ResultRecorded", "SURPLUS_CAUSES", "SurplusCardFound", "TrumpMade", "TrumpTurned", "WrongHandPicked", "event_from_dict", "event_to_dict"]

@@ -344,6 +344,12 @@ def event_from_dict(obj: Any) -> Event:
         else:
             conv = _OWN_CONVERTERS.get((cls, f.name)) or _CONVERTERS[f.name]
             kwargs[f.name] = conv(value, f.name)
+    if cls is CardsDrawn and kwargs.get("exposed"):
+        # a name that did not cut here (a typo: "ann" for "Ann") would leave law 10's cut again unruled
+        cutters = {name for name, _ in kwargs["cuts"]}
+        for name in kwargs["exposed"]:
+            if name not in cutters:
+                raise EventFormatError(f"field 'exposed': {quoted(name)} did not cut in this draw")
     if cls is BidMade and kwargs["call"] == "name" and kwargs.get("suit") is None:
         raise EventFormatError("bid: a 'name' call needs the 'suit' it names")
     if cls is DealStarted and kwargs.get("on_behalf_of") not in (None, kwargs["dealer"].partner):

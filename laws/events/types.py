@@ -454,6 +454,10 @@ class ResultConfirmed(Event):
 # The events of a duplicate table: a table of another game refuses them.
 DUPLICATE_EVENTS = frozenset({"board", "board_short", "foul_ruled", "confirm", "board_abandoned"})
 
+# The events only a euchre table takes (the roster of laws 15-21, the deal's interruptions, the making of trump
+# and the dealer's discard): at a bridge table they fit no phase and are ignored (laws.engine).
+EUCHRE_EVENTS = frozenset({"candidate", "leave", "deal_interrupted", "trump_turned", "bid", "trump_made", "discard"})
+
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls

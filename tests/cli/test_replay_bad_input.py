@@ -125,3 +125,74 @@ def test_a_spread_before_the_opening_lead_is_refused_naming_the_line(capsys: pyt
     rc, _, err = _replay(capsys, tmp_path, *lines, '{"type":"spread","seat":"S"}')
     assert rc == 2 and f"log.jsonl:{len(lines) + 1}: " in err and "opening lead out of turn" in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+_BOARD = ('{"type": "board", "board": 1, "record": "047862f0d18ed9e1296617f4a2b51099160c59baf98fe41093187134c903b720", '
+          '"deal": "N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85"')
+
+
+@pytest.mark.parametrize("before", [(), (_BOARD + "}",)])
+@pytest.mark.parametrize("stray", ['{"type": "card_dealt", "seat": "N", "card": "AS"}', '{"type": "deal_end"}'])
+def test_a_duplicate_card_with_no_deal_under_way_is_out_of_phase_not_refused(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, before: tuple[str, ...], stray: str) -> None:
+    """docs/events.md, "Duplicate: what is refused": an outside audit read that a ``card_dealt`` with no board
+    (or for a physical board) is refused, exit 2, while the table, as at any table, ignores a card or a
+    ``deal_end`` with no deal under way (replay drops it silently). The document now says so; only the
+    ``deal_start`` is refused."""
+    rc, out, err = _replay(capsys, tmp_path, '{"type": "game", "game": "duplicate-bridge"}', *before, stray)
+    assert (rc, out) == (0, "") and "Traceback" not in err
+    rc, _, err = _replay(capsys, tmp_path, '{"type": "game", "game": "duplicate-bridge"}', *before,
+                         '{"type": "deal_start", "dealer": "N", "pack": "A1"}')
+    assert rc == 2 and f"log.jsonl:{len(before) + 2}: " in err
+
+
+@pytest.mark.parametrize("call", ["pass", "order"])
+def test_a_bid_suit_that_changes_nothing_is_still_checked(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                          call: str) -> None:
+    """docs/events.md, ``bid``: the ``suit`` of a ``pass`` or an ``order`` changes nothing, but a value given
+    must be a suit (Conventions: a value of the wrong kind makes the line malformed). The document said
+    "ignored otherwise", which an outside writer read as "not read at all"."""
+    game = '{"type": "game", "game": "euchre"}'
+    rc, _, err = _replay(capsys, tmp_path, game, f'{{"type": "bid", "seat": "E", "call": "{call}", "suit": 5}}')
+    assert rc == 2 and "log.jsonl:2: field 'suit'" in err and len(err.strip().splitlines()) == 1
+    rc, _, err = _replay(capsys, tmp_path, game, f'{{"type": "bid", "seat": "E", "call": "{call}", "suit": null}}')
+    assert rc == 0, err
+
+
+def test_a_draw_exposing_for_someone_who_did_not_cut_is_refused(capsys: pytest.CaptureFixture[str],
+                                                                tmp_path: Path) -> None:
+    """docs/events.md, ``draw``: ``exposed`` names the cutters who showed cards. A name that did not cut
+    (``ann`` typed for ``Ann``) was taken and dropped: the table formed, and law 10's cut again for
+    Ann's two cards shown was never ruled (outside audit p2). The line is malformed, naming the field."""
+    cuts = [["Ann", "JS"], ["Bob", "AH"], ["Cy", "9D"], ["Di", "8C"]]
+    game = '{"type": "game", "game": "euchre"}'
+    rc, _, err = _replay(capsys, tmp_path, game, json.dumps({"type": "draw", "cuts": cuts, "exposed": {"ann": 2}}))
+    assert rc == 2 and err.strip().endswith("log.jsonl:2: field 'exposed': 'ann' did not cut in this draw")
+    rc, out, _ = _replay(capsys, tmp_path, game, json.dumps({"type": "draw", "cuts": cuts, "exposed": {"Ann": 2}}))
+    assert rc == 0 and json.loads(out.splitlines()[0])["remedy"] == "cut_again"
+
+
+
+_EUCHRE_ONLY = ['{"type": "candidate", "name": "Ed"}', '{"type": "leave", "name": "Zed"}',
+                '{"type": "deal_interrupted", "seat": "E", "how": "touched"}', '{"type": "trump_turned", "card": "JH"}',
+                '{"type": "bid", "seat": "E", "call": "pass"}', '{"type": "trump_made", "seat": "E", "suit": "H"}',
+                '{"type": "discard", "seat": "N", "card": "TH"}']
+
+
+@pytest.mark.parametrize("line", _EUCHRE_ONLY)
+def test_a_euchre_event_in_a_bridge_deal_is_ignored_and_the_deal_goes_on(capsys: pytest.CaptureFixture[str],
+                                                                          tmp_path: Path, line: str) -> None:
+    """docs/events.md: the euchre events (the roster, the deal's interruptions, the making of trump, the
+    discard) fit no phase of a bridge table and are ignored, as an event out of its phase is. They were
+    taken: a ``trump_turned`` in the middle of a bridge deal moved the table out of its dealing phase, the
+    deal's other 32 cards were not taken, and the deal was voided as a wrong count (CB-redeal-incorrect)
+    (outside audit p2)."""
+    seats, cards = "ESWN", [r + s for s in "SHDC" for r in "AKQJT98765432"]
+    dealt = [json.dumps({"type": "card_dealt", "seat": seats[i % 4], "card": c}) for i, c in enumerate(cards)]
+    rc, out, err = _replay(capsys, tmp_path, GAME, '{"type": "draw", "cuts": [["Ann", "AS"], ["Bob", "KH"], '
+                           '["Cy", "7D"], ["Di", "2C"]]}', '{"type": "shuffle", "seat": "S"}',
+                           '{"type": "cut", "seat": "W"}', '{"type": "deal_start", "dealer": "N", "pack": "red"}',
+                           *dealt[:20], line, *dealt[20:], '{"type": "deal_end"}',
+                           '{"type": "result", "declarer": "S", "contract": "4S", "tricks": 10}')
+    assert rc == 0, err
+    assert [json.loads(r)["remedy"] for r in out.splitlines()] == ["formation", "score", "game_won"]

@@ -106,3 +106,18 @@ def test_replay_help_names_every_game() -> None:
     from laws.games import GAMES
     for game in GAMES:
         assert game in p.stdout, game
+
+
+def test_a_text_headline_is_in_capitals_save_a_packs_id() -> None:
+    """docs/events.md, "Example": the headline is in capitals, but a pack's id is the club's own string
+    and is written as the club wrote it (an outside reader checking "all capitals" met
+    ``REPLACE THE PACK (pack red)``; outside audit p2), and ` — North deals` follows where the ruling
+    says who deals next (a redeal), not on THE TABLE IS FORMED, whose ruling has a ``dealer`` too."""
+    p = replay(str(DATA / "bridge-irregularities.jsonl"), "--format", "text")
+    assert p.returncode == 0, p.stderr
+    heads = [line.split("] ", 1)[1] for line in p.stdout.splitlines() if line.startswith("[line ")]
+    assert "REPLACE THE PACK (pack red)" in heads and "THE TABLE IS FORMED" in heads
+    assert "REDEAL — North deals" in heads
+    for head in heads:
+        base = head.split(" — ")[0].replace("(pack red)", "")
+        assert base == base.upper(), head

@@ -93,3 +93,13 @@ def test_what_check_path_takes_and_refuses(tmp_path: Path) -> None:
         f.truncate(512 * 1024 * 1024)
     assert check_path(huge) == ("not a file of events (JSON Lines, docs/events.md): line 1 is longer than 65536 "
                                 "bytes; nothing was entered")
+
+
+def test_a_character_device_that_is_not_a_terminal_is_refused() -> None:
+    """docs/events.md: ``--events`` takes a FIFO, a terminal or a file of events. ``/dev/zero`` (or
+    ``/dev/urandom``) was taken as a terminal: the table started, refused one "line longer than 65536
+    bytes" and then read the device for ever, a core busy passing over bytes that never end in a newline
+    (outside audit p2). It is refused at start like a socket; ``/dev/null``, an empty file, is still taken."""
+    for device in ("/dev/zero", "/dev/urandom"):
+        assert check_path(device) == "is a character device, not a FIFO, a terminal or a file of events"
+    assert check_path("/dev/null") == ""

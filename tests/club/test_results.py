@@ -40,6 +40,10 @@ def test_good_results_for_each_game() -> None:
      "honours are worth 100 or 150, got 90"),
     ("contract-bridge", {"declarer": "N", "contract": "4S", "tricks": 10, "makers": "NS"},
      "a contract bridge result has no 'makers'"),
+    # the laws refuse it in a result (docs/events.md, "Exit status"): a correction, which the engine never
+    # sees, was journaled with it and stood as the deal's result for the club's scorer (outside audit p2)
+    ("contract-bridge", {"declarer": "N", "contract": "3nt", "tricks": 9, "honours": {"side": "NS", "points": 100}},
+     "at notrump only four aces count as honours, worth 150"),
     ("euchre", {"makers": "NS", "tricks": 6}, "the makers cannot take 6 tricks: there are 5 in a hand"),
     ("euchre", {"tricks": 3}, "say which side made trump: North-South or East-West"),
     ("euchre", {"makers": "NS", "tricks": 3, "alone": "yes"}, "whether the maker played alone"),
@@ -69,3 +73,16 @@ def test_the_table_takes_each_command_once_and_notes_a_bad_result(tmp_path: Path
     assert [(b.get("type"), b["command"]["id"]) for b in rows] == [("result", "c1"), (None, "c2"), (None, "c3")]
     assert "9 tricks" in rows[1]["refused"] and rows[2]["ack"] == "director"
     assert acked == ["c1", "c1", "c2", "c3"]  # the repeat is acknowledged too: done once, answered
+
+
+@pytest.mark.parametrize(("game", "extra"), [("contract-bridge", "note"), ("contract-bridge", "t"),
+                                             ("duplicate-bridge", "honours"), ("euchre", "note")])
+def test_a_correction_takes_no_field_its_result_does_not_have(game: str, extra: str) -> None:
+    """docs/events.md, "Corrections": unlike a ``result`` event in a log (whose unknown fields are
+    ignored), a correction's ``result`` is refused with a field its game's result does not have; the
+    document said only "as this format checks them", which an outside writer read as "extra fields
+    ignored" (outside audit p2)."""
+    fields = {"makers": "NS", "tricks": 3} if game == "euchre" else {"declarer": "S", "contract": "4H", "tricks": 9}
+    value = {"side": "NS", "points": 100} if extra == "honours" else 5
+    with pytest.raises(ResultError, match=f"result has no '{extra}'"):
+        parse_result(game, {**fields, extra: value})

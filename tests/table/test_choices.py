@@ -329,3 +329,20 @@ def test_the_shoes_demand_button_is_no_pass_in_the_auction(tmp_path: Path) -> No
     assert said(r) == [("deal_stands", "CB-shuffle-demand")]
     assert not [row for row in journal.rows() if row.kind == "event" and row.body.get("type") == "call"]
     journal.close()
+
+
+def test_a_correction_refused_names_the_deals_dealt_in_plain_words(table: Any, tmp_path: Path) -> None:
+    """docs/events.md, "Corrections": a correction for a deal the table has not dealt is refused, naming the
+    deals it has dealt. With one deal dealt the note said "this table has dealt deals 1 to 1", and before
+    the first deal "deals 1 to 0", which names no deal at all (outside audit p2)."""
+    ctl, journal, _ = table
+    assert ctl.process(DirectorCommand("correct", "c1", "ann", {"deal": 2, "result": {}})) == []
+    assert ctl.answers[-1]["why"] == "this table has dealt deal 1 only: there is no deal 2 to correct"
+    fresh = Journal.open(tmp_path / "fresh")
+    try:
+        new = TableController(game="euchre", journal=fresh, panel=None, clock=Clock(), display=Display())
+        assert new.process(DirectorCommand("correct", "c2", "ann", {"deal": 1, "result": {}})) == []
+        assert new.answers[-1]["why"] == "this table has dealt no deal yet: there is no deal 1 to correct"
+        assert [r.body["refused"] for r in fresh.rows() if r.kind == "note"][-1] == new.answers[-1]["why"]
+    finally:
+        fresh.close()
