@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -83,7 +84,17 @@ def _short(exc: BaseException) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def _output(path: str | None) -> Path | None:
+# What the first line of an earlier export of each format looks like: an export replaces its own kind of
+# file (SETUP's commands are run again each evening), never another file (`--out /etc/cardtable/table.toml`
+# replaced the table's configuration without a word)
+_EXPORT_HEAD = {"jsonl": re.compile(r"\{"), "pbn": re.compile(r'%|\[[A-Za-z][A-Za-z0-9_]* "'),
+                "board": re.compile(r"Board \d+:|\[\s*[\]{]|\{")}
+_EXPORT_WHAT = {"jsonl": "a JSON Lines export (its first line a JSON object)",
+                "pbn": "a PBN file (its first line a % comment or a [Tag \"value\"])",
+                "board": "an export of boards (its first line 'Board N: ...' or JSON)"}
+
+
+def _output(path: str | None, fmt: str = "jsonl") -> Path | None:
     if path is None:
         return None
     out = Path(path)
@@ -91,6 +102,15 @@ def _output(path: str | None) -> Path | None:
         raise _Refused(f"--out {out}: is a directory; name a file", 2)
     if not out.parent.is_dir():
         raise _Refused(f"--out {out}: the folder {out.parent} does not exist", 2)
+    if out.exists():
+        try:
+            with out.open("rb") as f:
+                head = f.read(4096).decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+        except OSError as exc:
+            raise _Refused(f"--out {out}: cannot be read to see what it holds ({exc.strerror})", 2) from None
+        if head and not _EXPORT_HEAD[fmt].match(head):
+            raise _Refused(f"--out {out}: the file is there and is not {_EXPORT_WHAT[fmt]}: it is not replaced; "
+                           "name another file, or remove it first", 2)
     return out
 
 
@@ -178,7 +198,7 @@ def _run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        out = _output(args.out)
+        out = _output(args.out, args.format)
         text, what = (_boards if args.format == "board" else _history)(args, out)
         if out is not None:
             try:

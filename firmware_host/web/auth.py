@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware_host.records.lines import LineRefused, loads
+
 log = logging.getLogger(__name__)
 
 USER_NAME = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
@@ -155,7 +157,7 @@ class Sessions:
                         exc.strerror or exc)
             return
         try:
-            data = json.loads(raw.decode("utf-8"))
+            data = loads(raw)
             rows = data["logins"]
             now, wall = self.clock(), self.wall()
             for row in rows:
@@ -165,7 +167,7 @@ class Sessions:
                     raise ValueError("a login of the wrong shape")
                 if user in self.users and ends > wall:
                     self._sessions[key] = Session(user, now + min(ends - wall, self.ttl), csrf)
-        except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError) as exc:
+        except (LineRefused, ValueError, KeyError, TypeError, AttributeError) as exc:
             self._sessions.clear()
             log.warning("%s: not the logins this server keeps (%s); the directors log in again", self.store, exc)
             return

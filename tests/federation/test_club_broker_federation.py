@@ -234,7 +234,7 @@ def test_club_broker_refuses_a_federation_it_cannot_use_before_mosquitto_starts(
 
 def test_an_empty_federation_folder_is_no_bridge(tmp_path: Path) -> None:
     """The unit may name the folder before any event: the broker then runs without a bridge."""
-    from firmware_host.commands.club import _bridges
+    from firmware_host.commands.club_broker import _bridges
 
     (tmp_path / ".hidden").write_text("x", encoding="utf-8")
     assert _bridges([str(tmp_path)], []) == []

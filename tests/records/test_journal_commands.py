@@ -107,3 +107,28 @@ def test_export_pbn_reads_back(tmp_path: Path) -> None:
              for seat in SEATS}
     north = {c.rank.abbr + "SHDC"[c.suit.value] for c in boards[0].deal.north}
     assert north == dealt[Seat.N]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "pbn"])
+def test_export_replaces_an_earlier_export_but_never_another_file(tmp_path: Path, fmt: str,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``export jsonl|pbn --out /etc/cardtable/table.toml`` replaced the table's configuration without a word
+    (outside audit p3). An export replaces an earlier export of its kind (SETUP's commands are run again each
+    evening) and refuses any other file, naming it, exit 2, the file left as it was."""
+    data = tmp_path / "data"
+    make_journal(data, with_game=True)
+    out = tmp_path / f"tonight.{fmt}"
+    argv = ["export", fmt, "--data-dir", str(data), "--out", str(out)]
+    assert main(argv) == 0
+    first = out.read_text()
+    assert main(argv) == 0 and out.read_text() == first         # run again: the earlier export replaced
+    toml = tmp_path / "table.toml"
+    toml.write_text('[table]\nname = "table 7"\n')
+    capsys.readouterr()
+    assert main(["export", fmt, "--data-dir", str(data), "--out", str(toml)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"--out {toml}: the file is there and is not " in err, err
+    assert toml.read_text() == '[table]\nname = "table 7"\n'
+    empty = tmp_path / "empty"
+    empty.write_text("")
+    assert main(["export", fmt, "--data-dir", str(data), "--out", str(empty)]) == 0   # an empty file is taken
