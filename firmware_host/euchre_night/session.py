@@ -37,6 +37,7 @@ from firmware_host.session.journalled import (
     SessionOrdering,
     session_path,
 )
+from firmware_host.wire.euchre import hand_says
 from firmware_host.wire.messages import ANSWERS_KEPT, Envelope, MessageError, SessionAnswer
 from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS, Topics
@@ -99,7 +100,7 @@ class NightSession(JournalledService):
         self.answers: dict[str, list[SessionAnswer]] = {t: [] for t in state.setup.tables}
         self.refused = len(refusals)
         self.lock = threading.RLock()
-        self.ordering = SessionOrdering(self, read=self.reader)
+        self.ordering = SessionOrdering(self, read=self.reader, says=hand_says)
 
     @property
     def night(self) -> Night:
