@@ -147,8 +147,11 @@ class NightSession(JournalledService):
         ``<table>:<seq>`` and ``t``): the reader the session's ordering is given.
 
         Raises:
-            MessageError: not a table's hand topic, not JSON, not an envelope, or a body naming another
-                table (the text says which).
+            MessageError: not a table's hand topic, not JSON, not an envelope, a body that is neither a
+                hand nor a stop, or one naming another table (the text says which). The director's records
+                (``call``, ``correct``, ``substitute``) come from the director's pages only: a table's
+                login once called the round, corrected its own hand and put a substitute in for a player
+                at another table, each sent on its own hand topic.
         """
         name = self.topics.parse(topic)
         if name is None or name.family != "table" or name.kind != "hand":
@@ -159,6 +162,9 @@ class NightSession(JournalledService):
             raise MessageError(got.refusal.why)
         env = Envelope.from_dict(got.value, table=name.table, kind="hand")
         body = dict(env.body)
+        if body.get("type") not in ("hand", "stop"):   # a call, correction or substitution is the director's
+            raise MessageError(f"a table's hand topic carries a hand or a stop, not a record of type "
+                               f"{str(body.get('type'))[:40]!r}")
         if body.get("table") != name.table:
             raise MessageError(f"the hand names table {str(body.get('table'))[:64]!r} on {name.table}'s topic")
         body["source"] = f"{name.table}:{env.seq}"

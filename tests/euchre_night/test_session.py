@@ -368,3 +368,23 @@ def test_a_hand_with_a_number_too_long_to_journal_is_answered(tmp_path: Path) ->
     again = NightSession.open(tmp_path / "n")
     assert [(x.source, x.status) for x in again.answers["table-01"]] == [("table-01:50", "refused")]
     again.close()
+
+
+@pytest.mark.parametrize("body", [
+    {"type": "call", "round": 1, "by": "table-01"},
+    {"type": "correct", "round": 1, "hand": 1, "facts": {"tricks": 5}, "why": "we say so", "by": "table-01"},
+    {"type": "substitute", "player": 5, "name": "Mallory", "member": "", "from_round": 2, "why": "x", "by": "t"},
+    {"type": "board"},
+])
+def test_a_table_cannot_send_the_directors_records_on_its_hand_topic(tmp_path: Path, body: dict[str, Any]) -> None:
+    """A table's login sent a call, a correction and a substitution on its own hand topic, and the night
+    took each as the director's: it called the round, changed a hand's tricks and named a player at
+    another table. The hand topic carries a hand or a stop, nothing else."""
+    s = NightSession.create(tmp_path / "n", setup())
+    n = s.night
+    s.take([message(hand(n, 1, 1), 1)])
+    (_, a), = s.take([message({**body, "table": "table-01"}, 2)])
+    assert a.status == "refused" and a.source == "table-01:2"
+    assert a.why == f"a table's hand topic carries a hand or a stop, not a record of type {body['type']!r}"
+    assert not n.called and n.hands[(1, 1, 1)].body["tricks"] == 3 and not n.subs
+    s.close()
