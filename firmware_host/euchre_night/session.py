@@ -41,6 +41,7 @@ from firmware_host.wire.euchre import hand_says
 from firmware_host.wire.messages import ANSWERS_KEPT, Envelope, MessageError, SessionAnswer
 from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS, Topics
+from laws.euchre_night.form import FIELDS
 from laws.euchre_night.night import EUCHRE, Night, NightSetup
 
 __all__ = ["NightError", "NightSession", "Offered", "SessionFileError"]
@@ -165,6 +166,9 @@ class NightSession(JournalledService):
         if body.get("type") not in ("hand", "stop"):   # a call, correction or substitution is the director's
             raise MessageError(f"a table's hand topic carries a hand or a stop, not a record of type "
                                f"{str(body.get('type'))[:40]!r}")
+        # a field the notation does not name is neither checked nor kept: an outside table's "comment" went
+        # whole into the journal, hands.json and the pages (a body may be 64 KiB)
+        body = {k: v for k, v in body.items() if k in FIELDS[str(body["type"])]}
         if body.get("table") != name.table:
             raise MessageError(f"the hand names table {str(body.get('table'))[:64]!r} on {name.table}'s topic")
         body["source"] = f"{name.table}:{env.seq}"

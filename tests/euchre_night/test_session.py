@@ -388,3 +388,16 @@ def test_a_table_cannot_send_the_directors_records_on_its_hand_topic(tmp_path: P
     assert a.why == f"a table's hand topic carries a hand or a stop, not a record of type {body['type']!r}"
     assert not n.called and n.hands[(1, 1, 1)].body["tricks"] == 3 and not n.subs
     s.close()
+
+
+def test_fields_the_notation_does_not_name_are_not_kept(tmp_path: Path) -> None:
+    """An outside table's hand with a ``comment`` was taken and its comment kept whole in the journal,
+    ``hands.json`` and the pages. A field the notation does not name is neither checked nor kept."""
+    s = NightSession.create(tmp_path / "n", setup())
+    n = s.night
+    (_, a), = s.take([message({**hand(n, 1, 1), "comment": "<b>x</b>" * 100, "hands_extra": [1]}, 1)])
+    assert a.status == "taken"
+    body = n.hands[(1, 1, 1)].body
+    assert "comment" not in body and "hands_extra" not in body and body["tricks"] == 3
+    assert "comment" not in json.dumps([r.body for r in s.journal.rows()])
+    s.close()
