@@ -37,9 +37,11 @@ from firmware_host.session.journalled import (
     SessionOrdering,
     session_path,
 )
+from firmware_host.wire.euchre import hand_says
 from firmware_host.wire.messages import ANSWERS_KEPT, Envelope, MessageError, SessionAnswer
 from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS, Topics
+from laws.euchre_night.form import FIELDS
 from laws.euchre_night.night import EUCHRE, Night, NightSetup
 
 __all__ = ["NightError", "NightSession", "Offered", "SessionFileError"]
@@ -99,7 +101,7 @@ class NightSession(JournalledService):
         self.answers: dict[str, list[SessionAnswer]] = {t: [] for t in state.setup.tables}
         self.refused = len(refusals)
         self.lock = threading.RLock()
-        self.ordering = SessionOrdering(self, read=self.reader)
+        self.ordering = SessionOrdering(self, read=self.reader, says=hand_says)
 
     @property
     def night(self) -> Night:
@@ -146,8 +148,11 @@ class NightSession(JournalledService):
         ``<table>:<seq>`` and ``t``): the reader the session's ordering is given.
 
         Raises:
-            MessageError: not a table's hand topic, not JSON, not an envelope, or a body naming another
-                table (the text says which).
+            MessageError: not a table's hand topic, not JSON, not an envelope, a body that is neither a
+                hand nor a stop, or one naming another table (the text says which). The director's records
+                (``call``, ``correct``, ``substitute``) come from the director's pages only: a table's
+                login once called the round, corrected its own hand and put a substitute in for a player
+                at another table, each sent on its own hand topic.
         """
         name = self.topics.parse(topic)
         if name is None or name.family != "table" or name.kind != "hand":
@@ -158,6 +163,12 @@ class NightSession(JournalledService):
             raise MessageError(got.refusal.why)
         env = Envelope.from_dict(got.value, table=name.table, kind="hand")
         body = dict(env.body)
+        if body.get("type") not in ("hand", "stop"):   # a call, correction or substitution is the director's
+            raise MessageError(f"a table's hand topic carries a hand or a stop, not a record of type "
+                               f"{str(body.get('type'))[:40]!r}")
+        # a field the notation does not name is neither checked nor kept: an outside table's "comment" went
+        # whole into the journal, hands.json and the pages (a body may be 64 KiB)
+        body = {k: v for k, v in body.items() if k in FIELDS[str(body["type"])]}
         if body.get("table") != name.table:
             raise MessageError(f"the hand names table {str(body.get('table'))[:64]!r} on {name.table}'s topic")
         body["source"] = f"{name.table}:{env.seq}"

@@ -341,7 +341,11 @@ class JournalledService:
                 safe = {"type": kind if plain[0] else ascii(kind)[:40], "text": ascii(dict(rec))[:4000]}
                 if plain[1]:
                     safe["by"] = by          # whose record it was: the director's list, or the tables'
-                if isinstance(rec.get("hand"), bool):
+                for key in ("table", "source"):   # which table's message it was, so that its answer names it
+                    v = rec.get(key)
+                    if isinstance(v, str) and v.isascii() and v.isprintable() and len(v) <= 90:
+                        safe[key] = v
+                if isinstance(rec.get("hand"), int):   # a euchre hand's number (or a bool), never a LongNumber
                     safe["hand"] = rec["hand"]
                 rows.append(("note", {"refused": {"record": safe, "why": unwritable}}, now))
                 outcomes.append(Outcome("refused", unwritable, safe))

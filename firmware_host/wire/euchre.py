@@ -16,8 +16,36 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware_host.wire.messages import ANSWERS_KEPT, MessageError, SessionAnswer, text, whole
+from firmware_host.wire.reader import MAX_BYTES, read_json
+from firmware_host.wire.topics import TOPICS
 
 SEAT_ORDER = ("N", "S", "E", "W")
+
+
+def hand_says(topic: str, payload: bytes) -> dict[str, Any]:
+    """What a ``hand`` message the night refused still says plainly, for its answer: ``source``
+    (``"<table>:<seq>"``, the table from the topic) when its envelope's ``seq`` is a whole number 0 to
+    2^62, and ``board`` (the hand's number) when its body's ``hand`` is one, 1 to 99.
+
+    A table settles a hand by the answer naming its ``source``; one refused before the night read it
+    whole (a body naming another table, a ``t`` that is no time) was answered with ``source`` ``""``, so
+    the table sent it again every 30 s all night, as the duplicate session's ``refused_says`` prevents.
+    """
+    name = TOPICS.parse(topic)
+    if name is None or name.family != "table" or name.kind != "hand":
+        return {}
+    msg = read_json(payload, max_bytes=MAX_BYTES, surrogates_ok=True).value   # a lone surrogate elsewhere
+    if not isinstance(msg, Mapping):
+        return {}
+    out: dict[str, Any] = {}
+    seq = msg.get("seq")
+    if isinstance(seq, int) and not isinstance(seq, bool) and 0 <= seq <= 2**62:
+        out["source"] = f"{name.table}:{seq}"
+    body = msg.get("body")
+    number = body.get("hand") if isinstance(body, Mapping) else None
+    if isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= 99:
+        out["board"] = number
+    return out
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,14 @@ from laws.rulings import Remedy
 
 NOTATION = "cardtable-euchre-hand/1"
 SEATS = ("N", "E", "S", "W")
+# the fields a table's message may carry, by its type (docs/euchre.md, "The hand notation" and the stop);
+# ``corrections`` is the night's own and is kept only to be refused by name
+FIELDS = {
+    "hand": frozenset(("type", "notation", "table", "table_number", "round", "hand", "deal", "players", "dealer",
+                       "turn_up", "trump", "makers", "alone", "hands", "discard", "plays", "tricks", "penalties",
+                       "void", "reneges", "rulings", "corrections")),
+    "stop": frozenset(("type", "table", "table_number", "round", "hands")),
+}
 CARD = re.compile(r"[AKQJT987][SHDC]\Z")
 REMEDIES = frozenset(r.value for r in Remedy)
 TRICKS = range(1, 6)

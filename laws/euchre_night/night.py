@@ -31,6 +31,7 @@ from laws.errors import as_typed
 from laws.euchre_night import formats
 from laws.euchre_night.form import hand_form_problem
 from laws.euchre_night.formats import FormatError, Round
+from laws.euchre_night.notation import plays_problem
 from laws.euchre_night.scoring import Hand, HandError, Penalty, Rules, Scoring, seat_points
 from laws.euchre_night.standings import (
     HandPlayed,
@@ -409,9 +410,11 @@ class Night:
 
     # -- records ----------------------------------------------------------------------------------------
 
-    def check(self, rec: Mapping[str, Any]) -> str:
+    def check(self, rec: Mapping[str, Any], *, journaled: bool = False) -> str:
         """What is wrong with a record (``""``: it can be taken). A repeat is ``REPEAT``; a hand ahead of one
-        still missing at its table is ``HOLD`` (neither taken nor refused) (``laws.session.kind``)."""
+        still missing at its table is ``HOLD`` (neither taken nor refused) (``laws.session.kind``).
+        ``journaled``: the record is one the journal holds already (a replay), so a check added after it was
+        taken (``plays_problem``) does not unmake it and every hand after it."""
         typ = rec.get("type")
         if typ == "call":
             rnd = rec.get("round")
@@ -490,6 +493,8 @@ class Night:
             hand_from_body(rec)
         except HandError as exc:
             return f"{table}, round {rnd}, hand {number}: {exc}"
+        if not journaled and (why := plays_problem(rec)):   # a correction changes tricks, never plays
+            return f"{table}, round {rnd}, hand {number}: {why}"
         return ""
 
     def _corrected(self, rec: Mapping[str, Any]) -> tuple[tuple[int, int, int], dict[str, Any]] | str:
@@ -585,7 +590,7 @@ class EuchreKind:
     def replay(self, setup: NightSetup, records: Iterable[Mapping[str, Any]]) -> tuple[Night, list[str]]:
         night, skipped = Night(setup), []
         for rec in records:
-            why = night.check(rec)
+            why = night.check(rec, journaled=True)
             if why:
                 skipped.append(f"{rec.get('type')} from {rec.get('source') or rec.get('by') or '?'}: {why}")
                 continue

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from laws.cards import Seat, Side
+from laws.cards import Card, Seat, Side
 from laws.euchre_night.form import NOTATION
 from laws.games.euchre_hands import active, effective_suit, power, tricks
 from laws.state import DealState
@@ -33,6 +33,35 @@ def tricks_won(d: DealState) -> dict[Side, int] | None:
         winner = max(g, key=lambda p: power(p[1], d.trump_suit or "S", led))[0]
         won[winner.side] += 1
     return won
+
+
+def plays_problem(b: Mapping[str, Any]) -> str:
+    """What is wrong with a table's hand whose ``plays`` disagree with its ``tricks`` (``""``: nothing).
+
+    The night scores a hand on its ``tricks``; a table counts them from the cards (``tricks_won``), so a
+    hand that gives its ``plays`` must hold five whole tricks (four cards each, three in a lone hand) and
+    the makers' tricks among them must be ``tricks``. An outside table once sent a march (``tricks`` 5)
+    whose cards showed the makers euchred, and the night scored the march. ``plays`` ``[]`` (a hand sent
+    without its cards) is scored on ``tricks`` alone. The form of each play is ``form``'s to check first.
+    """
+    plays = b.get("plays")
+    if not plays:
+        return ""
+    size = 3 if b.get("alone") is not None else 4
+    if len(plays) != 5 * size:
+        return (f"plays must be five tricks of {size} cards ({5 * size} plays"
+                f"{', a lone hand' if size == 3 else ''}), got {len(plays)} plays")
+    trump = str(b.get("trump"))
+    won = dict.fromkeys(("NS", "EW"), 0)
+    for i in range(0, len(plays), size):
+        trick = [(Seat(seat), Card.parse(code)) for seat, code in plays[i:i + size]]
+        led = effective_suit(trick[0][1], trump)
+        winner = max(trick, key=lambda p: power(p[1], trump, led))[0]
+        won[winner.side.value] += 1
+    counted = won.get(str(b.get("makers")))
+    if counted is not None and counted != b.get("tricks"):
+        return f"tricks must be the makers' tricks counted from plays ({counted}), got {b.get('tricks')!r}"
+    return ""
 
 
 def penalties_of(rulings: Iterable[Mapping[str, Any]]) -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]]]:

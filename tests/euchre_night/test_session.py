@@ -303,3 +303,101 @@ def test_the_sheet_says_the_loners_partners_share_under_house_rules() -> None:
     for partner, said in ((0, "a loner's march 4 (his partner 0)"), (None, "a loner's march 4 (his partner 4)")):
         night = Night(replace(setup(), rules=Rules(Scoring.HOUSE, loner=4, loner_partner=partner)))
         assert said in html.unescape(sheet_html(night))
+
+
+# FORM's deal played out: North leads (West dealt) and holds both bowers and the top clubs, so every
+# trick is North's; each trick is North's card then East's, South's and West's.
+PLAYED = [[seat, FORM["hands"][seat][k]] for k in range(5) for seat in ("N", "E", "S", "W")]
+
+
+def test_a_hand_whose_tricks_disagree_with_its_cards_is_refused_and_one_that_agrees_is_taken(tmp_path: Path) -> None:
+    """An outside table sent a march (tricks 5) whose cards showed the makers euchred: the night took it
+    and scored the march. A hand's ``tricks`` are the makers' count from its ``plays`` (docs/euchre.md)."""
+    s = NightSession.create(tmp_path / "n", setup())
+    n = s.night
+    said = dict(hand(n, 1, 1, makers="NS", tricks=3), plays=PLAYED)        # the cards: North took all five
+    short = dict(hand(n, 1, 1, makers="NS", tricks=5), plays=PLAYED[:16])
+    euchre = dict(hand(n, 1, 1, makers="EW", tricks=5), plays=PLAYED)      # the cards: EW took none
+    answers = s.take([message(said, 1), message(short, 2), message(euchre, 3)])
+    assert [a.why for _, a in answers] == [
+        "table-01, round 1, hand 1: tricks must be the makers' tricks counted from plays (5), got 3",
+        "table-01, round 1, hand 1: plays must be five tricks of 4 cards (20 plays), got 16 plays",
+        "table-01, round 1, hand 1: tricks must be the makers' tricks counted from plays (0), got 5"]
+    lone = dict(hand(n, 1, 1, makers="NS", alone="N", tricks=5), plays=[p for p in PLAYED if p[0] != "S"])
+    assert [a.status for _, a in s.take([message(lone, 4)])] == ["taken"]
+    assert [a.status for _, a in s.take([message(dict(hand(n, 1, 2, makers="EW", tricks=0), plays=PLAYED), 5)])] \
+        == ["taken"]
+    s.close()
+
+
+def test_a_hand_refused_before_it_was_read_whole_is_answered_by_its_number(tmp_path: Path) -> None:
+    """A hand whose envelope or body the link refused (a body naming another table, a ``t`` that is no
+    time, an envelope of another kind) was answered with ``source`` ``""``: the table, which settles a hand
+    by the answer naming it, sent it again all night. Its ``seq`` and hand number still read: they name
+    the answer, as the duplicate session's do; a ``seq`` that does not read still cannot."""
+    s = NightSession.create(tmp_path / "n", setup())
+    good = hand(s.night, 1, 1)
+
+    def raw(seq: Any, **env: Any) -> Offered:
+        e = {"table": "table-01", "kind": "hand", "seq": seq, "deal": 1, "secret": False, "t": 1.0, "body": good}
+        return Offered(TOPICS.table("table-01", "hand"), json.dumps({**e, **env}).encode())
+
+    answers = s.take([message(dict(good, table="table-02"), 40, "table-01"), raw(41, t="now"), raw(42, kind="board"),
+                      raw("43"), raw(44, body={"type": "hand", "hand": 1000})])
+    assert [(a.source, a.board, a.status) for _, a in answers] == [
+        ("table-01:40", 1, "refused"), ("table-01:41", 1, "refused"), ("table-01:42", 1, "refused"),
+        ("", 1, "refused"), ("table-01:44", None, "refused")]
+    s.close()
+    again = NightSession.open(tmp_path / "n")      # read back from the journal's notes after a restart
+    assert [a.source for a in again.answers["table-01"]] == ["table-01:40", "table-01:41", "table-01:42", "",
+                                                              "table-01:44"]
+    again.close()
+
+
+def test_a_hand_with_a_number_too_long_to_journal_is_answered(tmp_path: Path) -> None:
+    """A hand whose round was a 31-digit number was refused as a record that cannot be journaled, and
+    the refusal's record kept neither the table nor the source: nothing answered it, and the table sent
+    it again all night. Its note now keeps both, so it is answered, and again after a restart."""
+    s = NightSession.create(tmp_path / "n", setup())
+    env = {"table": "table-01", "kind": "hand", "seq": 50, "deal": 1, "secret": False, "t": 1.0, "body": {}}
+    text = json.dumps(env).replace('"body": {}', '"body": ' + json.dumps(hand(s.night, 1, 1)).replace(
+        '"round": 1', '"round": ' + "9" * 31))
+    (_, a), = s.take([Offered(TOPICS.table("table-01", "hand"), text.encode())])
+    assert (a.source, a.board, a.status) == ("table-01:50", 1, "refused") and "cannot be journaled" in a.why
+    s.close()
+    again = NightSession.open(tmp_path / "n")
+    assert [(x.source, x.status) for x in again.answers["table-01"]] == [("table-01:50", "refused")]
+    again.close()
+
+
+@pytest.mark.parametrize("body", [
+    {"type": "call", "round": 1, "by": "table-01"},
+    {"type": "correct", "round": 1, "hand": 1, "facts": {"tricks": 5}, "why": "we say so", "by": "table-01"},
+    {"type": "substitute", "player": 5, "name": "Mallory", "member": "", "from_round": 2, "why": "x", "by": "t"},
+    {"type": "board"},
+])
+def test_a_table_cannot_send_the_directors_records_on_its_hand_topic(tmp_path: Path, body: dict[str, Any]) -> None:
+    """A table's login sent a call, a correction and a substitution on its own hand topic, and the night
+    took each as the director's: it called the round, changed a hand's tricks and named a player at
+    another table. The hand topic carries a hand or a stop, nothing else."""
+    s = NightSession.create(tmp_path / "n", setup())
+    n = s.night
+    s.take([message(hand(n, 1, 1), 1)])
+    (_, a), = s.take([message({**body, "table": "table-01"}, 2)])
+    assert a.status == "refused" and a.source == "table-01:2"
+    assert a.why == f"a table's hand topic carries a hand or a stop, not a record of type {body['type']!r}"
+    assert not n.called and n.hands[(1, 1, 1)].body["tricks"] == 3 and not n.subs
+    s.close()
+
+
+def test_fields_the_notation_does_not_name_are_not_kept(tmp_path: Path) -> None:
+    """An outside table's hand with a ``comment`` was taken and its comment kept whole in the journal,
+    ``hands.json`` and the pages. A field the notation does not name is neither checked nor kept."""
+    s = NightSession.create(tmp_path / "n", setup())
+    n = s.night
+    (_, a), = s.take([message({**hand(n, 1, 1), "comment": "<b>x</b>" * 100, "hands_extra": [1]}, 1)])
+    assert a.status == "taken"
+    body = n.hands[(1, 1, 1)].body
+    assert "comment" not in body and "hands_extra" not in body and body["tricks"] == 3
+    assert "comment" not in json.dumps([r.body for r in s.journal.rows()])
+    s.close()
