@@ -163,7 +163,8 @@ def _bridges(paths: Sequence[str], taken: Sequence[str]) -> list[tuple[Path, Clu
     """The bridges ``--federation`` names (each PATH a file ``club federate`` wrote, or a folder of them:
     every file in it whose name does not begin with a dot, in name order; an empty folder is no bridge),
     or what is wrong, in one line naming the file: a path missing or unreadable, a file that is not what
-    ``club federate`` writes, a bridge's TLS CA missing, an uplink login that is a table's, a viewer's or
+    ``club federate`` writes or whose name holds a line end or another control character, a bridge's TLS
+    CA missing, an uplink login that is a table's, a viewer's or
     one the club's broker keeps (``taken``), or that two files name (one login is one connection: two
     uplinks on it knock each other off), or two files bridging the same event and club."""
     from pathlib import Path
@@ -184,6 +185,12 @@ def _bridges(paths: Sequence[str], taken: Sequence[str]) -> list[tuple[Path, Clu
             return f"--federation {path}: no such file or folder (the file `cardtable club federate --out` wrote)"
     out: list[tuple[Path, ClubBridge]] = []
     for f in files:
+        # the path is written into mosquitto.conf as a comment above its section: a line end in a file's
+        # name would start a line Mosquitto reads as a setting of its own (a listener, allow_anonymous)
+        if any(ord(c) < 32 or ord(c) == 127 for c in str(f)):
+            return (f"--federation {str(f)!r}: a file name holding a line end or another control character "
+                    "cannot name a bridge (it would write lines of its own into the broker's mosquitto.conf): "
+                    "rename it")
         try:
             bridge = read_bridge(f.read_text(encoding="utf-8"))
         except UnicodeDecodeError:

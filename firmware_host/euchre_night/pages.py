@@ -10,6 +10,9 @@
 | ``/state.json`` | the same view, once |
 | ``/standings.json``, ``/hands.json``, ``/sheet.html`` | the exports (``views``) |
 | ``POST /call`` | the director calls the round in play (header ``X-Director-Token``: the token ``serve`` printed) |
+
+The server holds at most ``MOST`` connections, 16 from one address, each closed after 10 s of silence
+(``web.bounded``; an event stream is written to, a ping every ``PING`` seconds at least).
 """
 
 from __future__ import annotations
@@ -19,15 +22,17 @@ import html
 import json
 import logging
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from importlib import resources
 from typing import Any
 
 from firmware_host.euchre_night.service import NightService
 from firmware_host.euchre_night.views import hands_export, sheet_html, standings_export
+from firmware_host.web.bounded import BoundedHTTPServer
 
 log = logging.getLogger(__name__)
 PING = 15.0
+MOST = 400      # connections at once: every phone's event stream at a big night, far below 1,024 files
 
 _PAGE = """<!doctype html><html lang=en><meta charset=utf-8>
 <meta name=viewport content="width=device-width,initial-scale=1"><title>Euchre night</title>
@@ -79,8 +84,9 @@ class NightPages:
             def do_POST(self) -> None:
                 pages.post(self)
 
-        self.server = ThreadingHTTPServer((host, port), Handler)
-        self.server.daemon_threads = True
+        # bounded (web.bounded): the pages need no login, and idle connections an outsider held took every
+        # file of the process the night's journal shares
+        self.server = BoundedHTTPServer((host, port), Handler, most=MOST)
         self._thread: threading.Thread | None = None
         self._closing = threading.Event()
 

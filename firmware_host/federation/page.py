@@ -15,7 +15,10 @@
   and password of its bridge, from ``serve --passwords``), since it counts boards another club may not
   have finished yet. Without the right login: 401; a club not in the event: 404.
 
-Any other path is 404; only GET and HEAD are answered. The page escapes every name it draws.
+Any other path is 404; only GET and HEAD are answered. The page escapes every name it draws. The server
+holds a bounded number of connections, from one address and in all, each closed after a few seconds of
+silence (``web.bounded``): connections an outsider opened and left idle once took every file of the
+process, the service's with them.
 """
 
 from __future__ import annotations
@@ -26,8 +29,10 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Mapping
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from firmware_host.web.bounded import BoundedHTTPServer
 
 log = logging.getLogger(__name__)
 POLL_MS = 1000
@@ -162,8 +167,9 @@ class FieldPage:
             def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
                 log.debug("page: " + format, *args)
 
-        self.server = ThreadingHTTPServer((bind, port), Handler)
-        self.server.daemon_threads = True
+        # bounded (web.bounded): the page answers anyone, and idle connections held by an outsider took
+        # every file of the process the service shares
+        self.server = BoundedHTTPServer((bind, port), Handler)
         self.port = int(self.server.server_address[1])
         self._thread = threading.Thread(target=self.server.serve_forever, name="federation-page", daemon=True)
 

@@ -307,3 +307,37 @@ def test_a_table_s_page_fits_a_phone_links_its_exports_and_says_when_its_server_
         service.stop()
         session.close()
         broker.stop()
+
+
+def test_idle_connections_from_one_address_hold_a_few_places_and_the_pages_still_answer(tmp_path: Path) -> None:
+    """Attack p11: the night's pages need no login, and the standard library's server gave every connection
+    a thread and a file for as long as the peer stayed; connections opened and left idle took every file of
+    the process the night's journal lives in. One address now holds a few places and the rest are closed at
+    once (``web.bounded``)."""
+    import socket
+
+    from firmware_host.web.bounded import PER_ADDRESS
+    from tests.federation.test_page_attacks import _closed_by_server
+
+    session = NightSession.create(tmp_path / "night", setup())
+    service = NightService(session, "127.0.0.1", 9, DASHBOARD_USER, "x")     # never started: no broker needed
+    pages = NightPages(service, token="tok-123")
+    pages.start()
+    port = int(pages.server.server_address[1])
+    attacker = [socket.create_connection(("127.0.0.1", port)) for _ in range(PER_ADDRESS + 40)]
+    try:
+        assert _closed_by_server(attacker, 40) >= 40
+        reader = socket.socket()
+        reader.bind(("127.0.0.2", 0))
+        reader.settimeout(30)
+        reader.connect(("127.0.0.1", port))
+        reader.sendall(b"GET /standings.json HTTP/1.0\r\n\r\n")
+        got = b""
+        while chunk := reader.recv(4096):
+            got += chunk
+        reader.close()
+        assert got.startswith(b"HTTP/1.0 200"), got[:80]
+    finally:
+        for s in attacker:
+            s.close()
+        pages.stop()

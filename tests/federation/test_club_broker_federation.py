@@ -238,3 +238,20 @@ def test_an_empty_federation_folder_is_no_bridge(tmp_path: Path) -> None:
 
     (tmp_path / ".hidden").write_text("x", encoding="utf-8")
     assert _bridges([str(tmp_path)], []) == []
+
+
+def test_a_bridge_file_whose_name_holds_a_line_end_writes_nothing_into_mosquitto_conf(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Attack p11: each bridge's path is written into mosquitto.conf as a comment above its section. A file
+    in the --federation folder named 'c1.conf<LF>listener 18997<LF>allow_anonymous true<LF>#' (the file
+    itself exactly what `club federate` writes) made the club's Mosquitto open a second listener that took
+    anyone with no login. Such a name is refused before anything is written."""
+    d = tmp_path / "fed"
+    d.mkdir()
+    _bridge_file(d / "c1.conf\nlistener 18997 127.0.0.1\nallow_anonymous true\n#")
+    broker = tmp_path / "broker"
+    assert main(["club", "broker", "--dir", str(broker), "--table", "t1", "--federation", str(d)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"club broker: --federation '{d}/c1.conf\\nlistener 18997 127.0.0.1\\nallow_anonymous "
+                          "true\\n#': a file name holding a line end") and err.count("\n") == 1, err
+    assert not broker.exists()                                       # nothing written, mosquitto not started

@@ -347,6 +347,13 @@ def test_reads_comments_separators_and_unused_tables() -> None:
     ("4 3 1 2 0\n1-2 A 3-4 B 0-0 A\n", "line 2: table 3 has board group A but no pairs"),
     ("4 2 1 2 0\n1-2 0 3-4 B\n", "line 2: table 1 has pairs but no board group"),
     ("4 2 1 2 0\n1-1 A 3-4 B\n", "pair 1 is at both seats of table 1"),
+    # attack p11: a digit Python's isdigit takes and int refuses was answered in Python's words
+    ("\u00b2 2 1 2 0\n1-2 A 3-4 B\n", "line 1: contestants '\u00b2' is not a whole number"),
+    # attack p11: a header's counts made sets that size (999999999 contestants: all the machine's memory)
+    ("999999999 1 1 1 0\n1-2 A\n", "line 1: the header says 999999999 contestants but pairs 3, 4, 5, 6, 7, 8, 9, 10, "
+     "11, 12 and 999,999,987 more never sit"),
+    ("2 1 1 999999999 0\n1-2 A\n", "line 1: the header says 999999999 board groups but groups 2, 3, 4, 5, 6, 7, 8, "
+     "9, 10, 11 and 999,999,988 more are never at a table"),
 ])
 def test_asc_refusals_name_the_line(text: str, message: str) -> None:
     with pytest.raises(MovementError, match=re.escape(message)):

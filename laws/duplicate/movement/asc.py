@@ -18,6 +18,7 @@ pairs without a direction (one field).
 
 from __future__ import annotations
 
+import itertools
 import re
 import string
 
@@ -31,9 +32,17 @@ def _tokens(line: str) -> list[str]:
 
 
 def _number(token: str, what: str, lineno: int) -> int:
-    if not token.isdigit():
+    # ASCII digits only: ``str.isdigit`` takes '²', which ``int`` then refuses in Python's own words
+    if not (token.isascii() and token.isdigit()):
         raise MovementError(f"line {lineno}: {what} {token!r} is not a whole number")
     return int(token)
+
+
+def _missing(used: set[int], count: int, shown: int = 10) -> str:
+    """The numbers 1..``count`` not in ``used``, the first ``shown`` of them and how many more."""
+    first = list(itertools.islice((n for n in range(1, count + 1) if n not in used), shown))
+    more = count - len(used) - len(first)
+    return ", ".join(map(str, first)) + (f" and {more:,} more" if more > 0 else "")
 
 
 def from_asc(text: str, *, boards_per_round: int = 1) -> Movement:
@@ -99,16 +108,17 @@ def from_asc(text: str, *, boards_per_round: int = 1) -> Movement:
                 raise MovementError(f"line {lineno}: table {t} has board group {g_t} but no pairs")
             if ns or ew:
                 seatings.append(Seating(r, t, Pair(ns) if ns else None, Pair(ew) if ew else None, group))
+    # every pair and group seen is within the header's counts (checked above), so all are used exactly when
+    # as many are seen as the header says; the missing ones are named without a set of the header's size (a
+    # header of 999999999 contestants over one round took all the memory of the machine)
     used_pairs = {p.number for s in seatings for p in s.pairs}
-    if used_pairs != set(range(1, contestants + 1)):
-        missing = sorted(set(range(1, contestants + 1)) - used_pairs)
+    if len(used_pairs) != contestants:
         raise MovementError(f"line {hline}: the header says {contestants} contestants but pairs "
-                            f"{', '.join(map(str, missing))} never sit")
+                            f"{_missing(used_pairs, contestants)} never sit")
     used_groups = {s.group for s in seatings}
-    if used_groups != set(range(1, ngroups + 1)):
-        missing = sorted(set(range(1, ngroups + 1)) - used_groups)
+    if len(used_groups) != ngroups:
         raise MovementError(f"line {hline}: the header says {ngroups} board groups but groups "
-                            f"{', '.join(map(str, missing))} are never at a table")
+                            f"{_missing(used_groups, ngroups)} are never at a table")
     comments = [line.split("#", 1)[1].strip() for line in text.splitlines() if "#" in line]
     name = next((c for c in comments if c), f".ASC movement, {tables} tables")
     return Movement(name, tables, rounds, groups_of(ngroups, boards_per_round), tuple(seatings),
