@@ -14,6 +14,9 @@ import struct
 # camera (12 MP); 120 MB as BGR.
 MAX_IMAGE_PIXELS = 40_000_000
 FORMATS = "PNG, JPEG, BMP, GIF, WebP, TIFF, PBM/PGM/PPM"
+# A TIFF's first bytes; its width and height are in a directory that may lie anywhere in the file (libtiff,
+# and so OpenCV, writes it after the pixels), so a TIFF is sized from the whole file, not its first bytes.
+TIFF_MAGIC = (b"II*\x00", b"MM\x00*")
 
 # JPEG start-of-frame markers (baseline, progressive, lossless, arithmetic...): not DHT (C4), JPG (C8), DAC (CC)
 _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
@@ -36,7 +39,7 @@ def image_size(data: bytes) -> tuple[int, int] | None:
             return w, h
         if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
             return _webp(data)
-        if data[:4] in (b"II*\x00", b"MM\x00*"):
+        if data[:4] in TIFF_MAGIC:
             return _tiff(data)
         if data[:1] == b"P" and data[1:2] in b"123456":
             return _pnm(data)

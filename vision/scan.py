@@ -27,7 +27,7 @@ import numpy as np
 
 from vision.codes import CodeRejected, parse_code
 from vision.decode import MIN_FRAME_SIDE, Decoder, Sighting
-from vision.imagesize import FORMATS, MAX_IMAGE_PIXELS, image_size
+from vision.imagesize import FORMATS, MAX_IMAGE_PIXELS, TIFF_MAGIC, image_size
 from vision.zones import Zones, default_homography, to_table
 
 MAX_FILE_BYTES = 256 << 20  # a still image file bigger than this is not a photo of a card table
@@ -71,7 +71,10 @@ def load_image(path: str | Path) -> np.ndarray:
         raise ImageError(f"{p}: {p.stat().st_size / 2**20:.0f} MiB is over the {MAX_FILE_BYTES >> 20} MiB a still image "
                          "may be")
     data = np.fromfile(p, dtype=np.uint8)
-    size = image_size(data[:1 << 20].tobytes()) if data.size else None
+    head = data[:1 << 20].tobytes()
+    size = image_size(head) if data.size else None
+    if size is None and head[:4] in TIFF_MAGIC:  # its directory may come after the pixels: read it all
+        size = image_size(data.tobytes())
     if data.size and size is None:
         raise ImageError(f"{p}: cannot read the image size from its header (formats read: {FORMATS})")
     if size is not None and size[0] * size[1] > MAX_IMAGE_PIXELS:

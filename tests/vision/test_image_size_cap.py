@@ -121,3 +121,17 @@ def test_an_image_cut_short_is_one_line(tmp_path: Path, capfd: pytest.CaptureFix
     assert main(argv) == 2
     err = capfd.readouterr().err
     assert err.strip() == f"cardtable {command}: {cut}: not an image OpenCV can read", err
+
+
+def test_a_tiff_whose_directory_lies_past_the_first_mib_reads(tmp_path: Path) -> None:
+    """OpenCV (libtiff) writes a TIFF's directory, where its width and height are, after the pixels: a
+    1280x720 photo saved as TIFF was refused as "cannot read the image size from its header (formats
+    read: ... TIFF ...)", because only the file's first MiB was handed to the header reader."""
+    img = np.random.default_rng(5).integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    ok, buf = cv2.imencode(".tiff", img)
+    assert ok
+    data = buf.tobytes()
+    assert data[:4] == b"II*\x00" and struct.unpack("<I", data[4:8])[0] > 1 << 20  # the case: directory last
+    p = tmp_path / "photo.tif"
+    p.write_bytes(data)
+    assert load_image(p).shape == (720, 1280, 3)
