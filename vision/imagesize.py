@@ -48,6 +48,24 @@ def image_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+def png_cut_short(data: bytes | memoryview) -> bool:
+    """Whether a PNG ends before its IEND chunk (a copy that stopped, a download cut off).
+
+    Such a file is refused before decoding: libpng prints "libpng error: PNG input buffer is incomplete"
+    to standard error itself while OpenCV decodes it, whatever OpenCV's log level, a line in code words
+    before the one that names the file. Only the chunks' lengths and names are read, not their data.
+    """
+    if bytes(data[:8]) != b"\x89PNG\r\n\x1a\n":
+        return False
+    i = 8
+    while i + 12 <= len(data):
+        (length,) = struct.unpack(">I", data[i:i + 4])
+        if bytes(data[i + 4:i + 8]) == b"IEND":
+            return False
+        i += 12 + length
+    return True
+
+
 def _jpeg(data: bytes) -> tuple[int, int] | None:
     i = 2
     while i + 4 <= len(data):

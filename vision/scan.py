@@ -27,7 +27,7 @@ import numpy as np
 
 from vision.codes import CodeRejected, parse_code
 from vision.decode import MIN_FRAME_SIDE, Decoder, Sighting
-from vision.imagesize import FORMATS, MAX_IMAGE_PIXELS, TIFF_MAGIC, image_size
+from vision.imagesize import FORMATS, MAX_IMAGE_PIXELS, TIFF_MAGIC, image_size, png_cut_short
 from vision.zones import Zones, default_homography, to_table
 
 MAX_FILE_BYTES = 256 << 20  # a still image file bigger than this is not a photo of a card table
@@ -81,6 +81,8 @@ def load_image(path: str | Path) -> np.ndarray:
         w, h = size
         raise ImageError(f"{p}: {w}x{h} pixels ({w * h / 1e6:.0f} MP) is over the {MAX_IMAGE_PIXELS / 1e6:.0f} MP "
                          f"an image may have (decoding it would take {w * h * 3 / 2**20:.0f} MiB); scale it down first")
+    if png_cut_short(memoryview(data)):
+        raise ImageError(f"{p}: a PNG cut short (the file ends before the PNG's last chunk): copy it again")
     img = _decode_quietly(data) if data.size else None
     if img is None:
         raise ImageError(f"{p}: not an image OpenCV can read")
