@@ -25,7 +25,6 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.codes import CodeRejected, parse_code
 from vision.decode import MIN_FRAME_SIDE, Decoder, Sighting
 from vision.imagesize import FORMATS, MAX_IMAGE_PIXELS, TIFF_MAGIC, image_size, png_cut_short
 from vision.zones import Zones, default_homography, to_table
@@ -115,36 +114,6 @@ def card_centre(s: Sighting, variant: str = "micro") -> tuple[float, float, floa
     return s.x + upx * k, s.y + upy * k, ppm
 
 
-def symbol_of(decoder: Decoder, image: np.ndarray, s: Sighting) -> str:
-    """Which symbol a sighting's code is, ``micro`` or ``qr`` (its size in modules and place on the sticker
-    differ): pyzbar reads QR alone, and the zxing decoder only the symbols of its ``variants``; a zxing
-    reading both is asked again on the code's own neighbourhood (the same code read there as a QR is a QR).
-    Before, every code of a zxing reading both was sized as a Micro QR."""
-    if decoder.name == "pyzbar":
-        return "qr"
-    variants = getattr(decoder, "variants", ("micro", "qr"))
-    if len(variants) == 1:
-        return str(variants[0])
-    import zxingcpp
-
-    xs, ys = [c[0] for c in s.corners], [c[1] for c in s.corners]
-    pad = max(max(xs) - min(xs), max(ys) - min(ys))
-    h, w = image.shape[:2]
-    x0, y0 = max(int(min(xs) - pad), 0), max(int(min(ys) - pad), 0)
-    x1, y1 = min(int(max(xs) + pad) + 1, w), min(int(max(ys) + pad) + 1, h)
-    crop = np.ascontiguousarray(image[y0:y1, x0:x1])
-    if crop.size == 0:
-        return "micro"
-    gray = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    for b in zxingcpp.read_barcodes(gray, formats=zxingcpp.BarcodeFormat.QRCode):
-        try:    # the format asked for is not a filter in every zxing-cpp: a Micro QR may come back too
-            if b.format == zxingcpp.BarcodeFormat.QRCode and parse_code(b.text) == s.code:
-                return "qr"
-        except CodeRejected:
-            continue
-    return "micro"
-
-
 def scan_image(decoder: Decoder, image: np.ndarray, name: str, zones: Zones | None = None,
                homography: np.ndarray | None = None,
                table_mm: tuple[float, float] = (800.0, 450.0)) -> dict[str, Any]:
@@ -161,7 +130,7 @@ def scan_image(decoder: Decoder, image: np.ndarray, name: str, zones: Zones | No
             continue
         done.add(key)
         zone = zones.zone_at(*to_table(hom, s.x, s.y))
-        card_x, card_y, ppm = card_centre(s, symbol_of(decoder, image, s))
+        card_x, card_y, ppm = card_centre(s, s.symbol)
         cards.append({"card": None if s.code.card is None else s.code.card.code, "pack": s.code.pack,
                       "x": round(s.x), "y": round(s.y), "card_x": round(card_x), "card_y": round(card_y),
                       "px_per_module": round(ppm, 2), "face_up": not s.code.is_back, "zone": zone})

@@ -39,6 +39,23 @@ def test_a_qr_and_a_micro_qr_in_one_frame_are_each_sized_as_themselves(angle: in
     assert both["TD"][2] < both["AS"][2]       # the QR's 21 modules are smaller on the same sticker
 
 
+def test_a_small_qr_is_sized_as_a_qr() -> None:
+    """p1: at the 1200 x 675 mm band's framing at 720p (CARD_CODES.md, "Table framing") a QR label's module
+    is 1.9 px; the decoder read it (its second look) but ``scan`` asked zxing-cpp again on the code's crop at
+    the frame's own scale, read nothing there and sized the QR as a Micro QR: ``px_per_module`` 3.0 instead
+    of 1.9, and the card's centre 3 mm off. The decoder now says which symbol each read was."""
+    scene = Scene(table_mm=(1200.0, 675.0))
+    scene.place(Card.parse("TD"), "B7", at=(600, 337), angle=20, variant="qr")
+    scene.place(Card.parse("AS"), "B7", at=(400, 337), angle=20)
+    img = render(scene, (1280, 720), Degrade(blur=0.5, noise=2), np.random.default_rng(0))
+    px_mm = 720 / 675
+    for variants in (("micro", "qr"), ("qr",)):
+        got = _cards(make_decoder("zxing", variants=variants), img)
+        assert abs(got["TD"][2] - 1.778 * px_mm) < 0.15, (variants, got)
+    got = _cards(make_decoder("zxing", variants=("micro", "qr")), img)
+    assert abs(got["AS"][2] - 2.963 * px_mm) < 0.15, got
+
+
 @pytest.mark.parametrize("angle", [0, 90, 180, -90, 30, 135])
 def test_pyzbar_places_the_card_up_the_sticker_whichever_way_it_lies(angle: int) -> None:
     scene = Scene()
@@ -94,3 +111,4 @@ def test_scan_has_one_default_variants_with_or_without_a_config(tmp_path: Path) 
 
     assert read() == read("--config", str(bare)) == {"AS", "TD"}
     assert read("--variants", "micro") == read("--config", str(qr)) == {"AS"}
+
