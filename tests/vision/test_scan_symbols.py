@@ -112,3 +112,13 @@ def test_scan_has_one_default_variants_with_or_without_a_config(tmp_path: Path) 
     assert read() == read("--config", str(bare)) == {"AS", "TD"}
     assert read("--variants", "micro") == read("--config", str(qr)) == {"AS"}
 
+
+@pytest.mark.parametrize("value", ["aztec", ",", "micro,aztec"])
+def test_a_wrong_variants_option_is_named(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """p1: ``scan --variants aztec`` said "unknown code variants ['aztec'] (want micro and/or qr)" and
+    ``--variants ,`` "unknown code variants []": neither named the option, as ``--remedies`` does."""
+    from firmware_host.cli import main
+
+    assert main(["scan", "--variants", value, str(ROOT / "README.md")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"cardtable scan: --variants: want micro, qr or both, comma-separated, got {value!r}", err
