@@ -62,6 +62,8 @@ def _members(args: argparse.Namespace) -> int:
                                   ("--bidding", args.bidding)) if v]
     if given:
         return _refuse(f"--members prints member cards: leave out {' and '.join(given)}")
+    if args.variant == "qr":  # a member code is a Micro QR (CARD_CODES.md, "Member cards"): never ignored in silence
+        return _refuse("--members prints member cards, always Micro QR: leave out --variant qr")
     if args.out is not None and Path(args.out).suffix.lower() not in ("", ".pdf", ".png"):
         return _refuse(f"--out {args.out}: a label sheet is FILE.pdf with FILE-N.png pages; give FILE or FILE.pdf")
     try:
