@@ -70,19 +70,21 @@ def load_image(path: str | Path) -> np.ndarray:
         raise ImageError(f"{p}: {p.stat().st_size / 2**20:.0f} MiB is over the {MAX_FILE_BYTES >> 20} MiB a still image "
                          "may be")
     data = np.fromfile(p, dtype=np.uint8)
+    if not data.size:
+        raise ImageError(f"{p}: an empty file (0 bytes), not an image")
     head = data[:1 << 20].tobytes()
-    size = image_size(head) if data.size else None
+    size = image_size(head)
     if size is None and head[:4] in TIFF_MAGIC:  # its directory may come after the pixels: read it all
         size = image_size(data.tobytes())
-    if data.size and size is None:
+    if size is None:
         raise ImageError(f"{p}: cannot read the image size from its header (formats read: {FORMATS})")
-    if size is not None and size[0] * size[1] > MAX_IMAGE_PIXELS:
+    if size[0] * size[1] > MAX_IMAGE_PIXELS:
         w, h = size
         raise ImageError(f"{p}: {w}x{h} pixels ({w * h / 1e6:.0f} MP) is over the {MAX_IMAGE_PIXELS / 1e6:.0f} MP "
                          f"an image may have (decoding it would take {w * h * 3 / 2**20:.0f} MiB); scale it down first")
     if png_cut_short(memoryview(data)):
         raise ImageError(f"{p}: a PNG cut short (the file ends before the PNG's last chunk): copy it again")
-    img = _decode_quietly(data) if data.size else None
+    img = _decode_quietly(data)
     if img is None:
         raise ImageError(f"{p}: not an image OpenCV can read")
     if min(img.shape[:2]) < MIN_FRAME_SIDE:

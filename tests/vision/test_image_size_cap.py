@@ -153,3 +153,12 @@ def test_a_photo_cut_short_is_one_line(tmp_path: Path, capfd: pytest.CaptureFixt
     assert main(argv) == 2
     err = capfd.readouterr().err
     assert len(err.strip().splitlines()) == 1 and str(cut) in err and "cut short" in err, err
+
+
+def test_an_empty_file_is_said_to_be_empty(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """p1: a 0-byte file (a copy that never started) was "not an image OpenCV can read", as if it held
+    something of another format."""
+    p = tmp_path / "frame.png"
+    p.write_bytes(b"")
+    assert main(["scan", str(p)]) == 2
+    assert capsys.readouterr().err == f"cardtable scan: {p}: an empty file (0 bytes), not an image\n"
