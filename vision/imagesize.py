@@ -2,8 +2,9 @@
 
 A PNG of 10000 x 10000 pixels can be a 118 KB file that decodes to 300 MB (and OpenCV's own limit is
 2^30 pixels, 3 GB as BGR), so still images are sized from their headers first and refused when too large.
-Read here: PNG, JPEG, BMP, GIF, WebP, TIFF and the PNM family (PBM/PGM/PPM) - the formats a camera or a
-phone writes and OpenCV decodes. Standard library only; no decoding.
+Read here: PNG, JPEG, BMP, WebP, TIFF and the PNM family (PBM/PGM/PPM) - the formats a camera or a phone
+writes and OpenCV decodes - and GIF, which the opencv-python wheels do not decode (``scan`` names it). Standard
+library only; no decoding.
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ import struct
 # Pixels ``cardtable scan`` and ``calibrate`` decode at most: 40 MP, over three times the largest Pi
 # camera (12 MP); 120 MB as BGR.
 MAX_IMAGE_PIXELS = 40_000_000
-FORMATS = "PNG, JPEG, BMP, GIF, WebP, TIFF, PBM/PGM/PPM"
+# The formats named to a user as read: sized here and decoded by OpenCV. GIF is sized here but not named:
+# the opencv-python wheels are built without it ("GIF: NO"), and no camera writes it.
+FORMATS = "PNG, JPEG, BMP, WebP, TIFF, PBM/PGM/PPM"
+GIF_MAGIC = (b"GIF87a", b"GIF89a")
 # A TIFF's first bytes; its width and height are in a directory that may lie anywhere in the file (libtiff,
 # and so OpenCV, writes it after the pixels), so a TIFF is sized from the whole file, not its first bytes.
 TIFF_MAGIC = (b"II*\x00", b"MM\x00*")
@@ -34,7 +38,7 @@ def image_size(data: bytes) -> tuple[int, int] | None:
         if data.startswith(b"BM"):
             w, h = struct.unpack("<ii", data[18:26])
             return abs(w), abs(h)  # a negative height means top-down rows
-        if data[:6] in (b"GIF87a", b"GIF89a"):
+        if data[:6] in GIF_MAGIC:
             w, h = struct.unpack("<HH", data[6:10])
             return w, h
         if data[:4] == b"RIFF" and data[8:12] == b"WEBP":

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from vision.decode import MIN_FRAME_SIDE, Decoder, Sighting
-from vision.imagesize import FORMATS, MAX_IMAGE_PIXELS, TIFF_MAGIC, image_size, png_cut_short
+from vision.imagesize import FORMATS, GIF_MAGIC, MAX_IMAGE_PIXELS, TIFF_MAGIC, image_size, png_cut_short
 from vision.zones import Zones, default_homography, to_table
 
 MAX_FILE_BYTES = 256 << 20  # a still image file bigger than this is not a photo of a card table
@@ -85,6 +85,8 @@ def load_image(path: str | Path) -> np.ndarray:
     if png_cut_short(memoryview(data)):
         raise ImageError(f"{p}: a PNG cut short (the file ends before the PNG's last chunk): copy it again")
     img = _decode_quietly(data)
+    if img is None and head[:6] in GIF_MAGIC:
+        raise ImageError(f"{p}: a GIF, which OpenCV here does not decode: save it as PNG or JPEG")
     if img is None:
         raise ImageError(f"{p}: not an image OpenCV can read")
     if min(img.shape[:2]) < MIN_FRAME_SIDE:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from firmware_host.cli import main
-from vision.imagesize import MAX_IMAGE_PIXELS, image_size
+from vision.imagesize import FORMATS, MAX_IMAGE_PIXELS, image_size
 from vision.scan import ImageError, load_image
 
 
@@ -162,3 +162,18 @@ def test_an_empty_file_is_said_to_be_empty(tmp_path: Path, capsys: pytest.Captur
     p.write_bytes(b"")
     assert main(["scan", str(p)]) == 2
     assert capsys.readouterr().err == f"cardtable scan: {p}: an empty file (0 bytes), not an image\n"
+
+
+def test_a_gif_is_named_when_opencv_cannot_decode_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """p1: the formats ``scan`` named as read included GIF, but the OpenCV wheel the house installs is built
+    without GIF ("GIF: NO"): a GIF was "not an image OpenCV can read" after a message that listed GIF as read.
+    GIF is no camera's format; a GIF is named and the user told what to save it as."""
+    from PIL import Image
+
+    p = tmp_path / "frame.gif"
+    Image.new("RGB", (64, 48), "white").save(p)
+    if cv2.imdecode(np.fromfile(p, np.uint8), cv2.IMREAD_COLOR) is not None:
+        pytest.skip("this OpenCV decodes GIF")
+    assert main(["scan", str(p)]) == 2
+    assert capsys.readouterr().err == f"cardtable scan: {p}: a GIF, which OpenCV here does not decode: save it as PNG or JPEG\n"
+    assert "GIF" not in FORMATS
