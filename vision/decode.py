@@ -439,7 +439,11 @@ class ZxingDecoder(_Base):
 
 
 class PyzbarDecoder(_Base):
-    """ZBar (pyzbar) on each card-shaped region, or the whole frame when no card shape is found.
+    """ZBar (pyzbar) on each card-shaped region, and on the whole frame.
+
+    The whole frame too, not only when no card shape is found: a bidding card (57 x 66 mm, nearly square) is
+    never card-shaped, so with a playing card in view its QR (``labels --bidding --variant qr``, printed for
+    pyzbar tables) was never read. The same code read in a region and in the whole frame is one read.
 
     ZBar reads only the QR variant of the card code and does not say how much error correction a
     read used, so it never reports heavy error correction.
@@ -463,14 +467,12 @@ class PyzbarDecoder(_Base):
         # the regions to read keep the frame's 75th (``framed=False``): ``table_mm`` changes which card shapes
         # are listed as unreadable, never what is read
         boxes = card_shapes(frame, self._card_area(frame, [], framed=False)) if frame.ndim == 3 else []
-        if not boxes:
-            return [(0, 0, w, h)]
         out = []
         for box in boxes:
             x0, y0 = np.floor(box.min(axis=0)).astype(int) - 4
             x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 4
             out.append((max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)))
-        return out
+        return out + [(0, 0, w, h)]  # bidding cards are never card-shaped: the whole frame reads them
 
     def _raw(self, gray: np.ndarray, frame: np.ndarray) -> list[RawRead]:
         out = []

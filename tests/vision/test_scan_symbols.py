@@ -122,3 +122,31 @@ def test_a_wrong_variants_option_is_named(value: str, capsys: pytest.CaptureFixt
     assert main(["scan", "--variants", value, str(ROOT / "README.md")]) == 2
     err = capsys.readouterr().err.strip()
     assert err == f"cardtable scan: --variants: want micro, qr or both, comma-separated, got {value!r}", err
+
+
+
+def test_pyzbar_reads_a_qr_bidding_card_beside_a_playing_card() -> None:
+    """p1: ``labels --bidding --variant qr`` prints bidding cards for a table whose decoder is pyzbar
+    (CARD_CODES.md, "The printed bidding card"), but pyzbar read only the card-shaped regions of a frame
+    (1.25 to 1.9 times as long as wide) once any lay there: a bidding card (57 x 66 mm) is never one, so with a
+    playing card in view no call was ever read (0 of 84 on p1's pictures at 720p and 1080p). It reads the
+    whole frame too now. The bidding card is drawn here as printed: the QR's 1.778 mm modules on a white
+    57 x 66 mm card (its 2-module quiet zone and the card stock's 3 mm)."""
+    from laws.bridge.calls import parse_call
+    from vision.codes import Variant, encode_call_payload, symbol_modules
+
+    scene = Scene()
+    scene.place(Card.parse("TD"), "B7", at=(400, 225), angle=10, variant="qr")
+    img = render(scene, (1920, 1080), Degrade(blur=0.5, noise=2), np.random.default_rng(0))
+    px_mm = 1920 / 800
+    card = np.full((round(66 * px_mm), round(57 * px_mm)), 255, np.uint8)
+    sym = symbol_modules(encode_call_payload("N", parse_call("1H")), Variant.QR)
+    side = round(21 * 1.778 * px_mm)
+    sym = cv2.resize(sym, (side, side), interpolation=cv2.INTER_AREA)
+    top, left = card.shape[0] - round(7.6 * px_mm) - side, (card.shape[1] - side) // 2
+    card[top:top + side, left:left + side] = sym
+    y, x = round(20 * px_mm), round(370 * px_mm)       # in North's zone
+    img[y:y + card.shape[0], x:x + card.shape[1]] = card[:, :, None]
+    reading = make_decoder("pyzbar").read(img)
+    assert [s.code.card.code for s in reading.sightings if s.code.card] == ["TD"]
+    assert [(c.code.seat.value, c.code.call.code) for c in reading.calls] == [("N", "1H")]
