@@ -19,6 +19,10 @@ the call in the event format, the copy character, the code's centre and its zone
 
 from __future__ import annotations
 
+import logging
+import os
+import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +32,8 @@ import numpy as np
 from vision.decode import MIN_FRAME_SIDE, Decoder, Sighting
 from vision.imagesize import FORMATS, GIF_MAGIC, MAX_IMAGE_PIXELS, TIFF_MAGIC, image_size, png_cut_short
 from vision.zones import Zones, default_homography, to_table
+
+log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 256 << 20  # a still image file bigger than this is not a photo of a card table
 
@@ -39,17 +45,41 @@ class ImageError(ValueError):
 _CV_LOG_ERROR = 2   # OpenCV's log levels: 0 silent, 1 fatal, 2 error, 3 warning (its default), 4 info
 
 
-def _decode_quietly(data: np.ndarray) -> np.ndarray | None:
-    """``cv2.imdecode`` with OpenCV's own warnings held back while it runs: a file cut short made it
-    print "[ WARN:0@0.2] global grfmt_png.cpp:678 read_from_io PNG input buffer is incomplete" to standard
-    error, a second line in code words before the one naming the file. Errors still print; the level is
-    put back as it was."""
+def _decode_quietly(data: np.ndarray) -> tuple[np.ndarray | None, str]:
+    """``cv2.imdecode`` and what its decoders said, held back from standard error while it runs.
+
+    OpenCV's own warnings are held back by its log level (a file cut short made it print "[ WARN:0@0.2]
+    global grfmt_png.cpp:678 read_from_io PNG input buffer is incomplete"); libpng and libjpeg write to file
+    descriptor 2 themselves ("libpng error: bad adaptive filter value", "Corrupt JPEG data: premature end of
+    data segment"), a line in code words naming no file, so descriptor 2 is lent to a temporary file while
+    the picture decodes and its last line given back for the caller to say with the file's name. For the
+    commands' single thread (``scan``, ``calibrate``, ``camera-check``): nothing else writes meanwhile.
+    """
     before = cv2.getLogLevel()
     cv2.setLogLevel(min(before, _CV_LOG_ERROR))
+    sys.stderr.flush()
+    saved = os.dup(2)
     try:
-        return cv2.imdecode(data, cv2.IMREAD_COLOR)
+        with tempfile.TemporaryFile() as said:
+            os.dup2(said.fileno(), 2)
+            try:
+                img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+            finally:
+                os.dup2(saved, 2)
+            said.seek(0)
+            lines = said.read(4096).decode("utf-8", "replace").strip().splitlines()
     finally:
+        os.close(saved)
         cv2.setLogLevel(before)
+    last = lines[-1].strip() if lines else ""
+    return img, last.removeprefix("libpng error: ").removeprefix("libpng warning: ")
+
+
+def _decoder_of(head: bytes) -> str:
+    """The name of the format's decoder for a message: "the PNG decoder", "the JPEG decoder", "the decoder"."""
+    if head.startswith(b"\x89PNG"):
+        return "the PNG decoder"
+    return "the JPEG decoder" if head.startswith(b"\xff\xd8") else "the decoder"
 
 
 def load_image(path: str | Path) -> np.ndarray:
@@ -83,12 +113,15 @@ def load_image(path: str | Path) -> np.ndarray:
         raise ImageError(f"{p}: {w}x{h} pixels ({w * h / 1e6:.0f} MP) is over the {MAX_IMAGE_PIXELS / 1e6:.0f} MP "
                          f"an image may have (decoding it would take {w * h * 3 / 2**20:.0f} MiB); scale it down first")
     if png_cut_short(memoryview(data)):
-        raise ImageError(f"{p}: a PNG cut short (the file ends before the PNG's last chunk): copy it again")
-    img = _decode_quietly(data)
+        raise ImageError(f"{p}: a PNG cut short or damaged (its chunks run past the file's end before the last "
+                         "one): copy it again")
+    img, said = _decode_quietly(data)
     if img is None and head[:6] in GIF_MAGIC:
         raise ImageError(f"{p}: a GIF, which OpenCV here does not decode: save it as PNG or JPEG")
     if img is None:
-        raise ImageError(f"{p}: not an image OpenCV can read")
+        raise ImageError(f"{p}: not an image OpenCV can read" + (f" ({_decoder_of(head)} said: {said})" if said else ""))
+    if said:  # decoded all the same (a JPEG with a damaged stretch reads with a band of grey): said once, named
+        log.warning("%s: read, but %s warned: %s", p, _decoder_of(head), said)
     if min(img.shape[:2]) < MIN_FRAME_SIDE:
         raise ImageError(f"{p}: {img.shape[1]}x{img.shape[0]} pixels is too small to be a picture of the table "
                          f"(want at least {MIN_FRAME_SIDE} x {MIN_FRAME_SIDE})")

@@ -120,8 +120,8 @@ def test_an_image_cut_short_is_one_line(tmp_path: Path, capfd: pytest.CaptureFix
             "camera-check": ["camera-check", "--image", str(cut)]}[command]
     assert main(argv) == 2
     err = capfd.readouterr().err
-    assert err.strip() == f"cardtable {command}: {cut}: a PNG cut short (the file ends before the PNG's last chunk): " \
-        "copy it again", err
+    assert err.strip() == f"cardtable {command}: {cut}: a PNG cut short or damaged (its chunks run past the file's " \
+        "end before the last one): copy it again", err
 
 
 def test_a_tiff_whose_directory_lies_past_the_first_mib_reads(tmp_path: Path) -> None:
@@ -177,3 +177,41 @@ def test_a_gif_is_named_when_opencv_cannot_decode_it(tmp_path: Path, capsys: pyt
     assert main(["scan", str(p)]) == 2
     assert capsys.readouterr().err == f"cardtable scan: {p}: a GIF, which OpenCV here does not decode: save it as PNG or JPEG\n"
     assert "GIF" not in FORMATS
+
+
+def _photo(tmp_path: Path, ext: str) -> tuple[Path, bytes]:
+    img = np.random.default_rng(7).integers(0, 256, (240, 320, 3), dtype=np.uint8)
+    ok, buf = cv2.imencode(ext, img)
+    assert ok
+    return tmp_path / f"photo{ext}", buf.tobytes()
+
+
+def test_a_png_damaged_inside_is_one_line_saying_what_the_decoder_found(tmp_path: Path,
+                                                                        capfd: pytest.CaptureFixture[str]) -> None:
+    """p1: a PNG whole in length but with bytes changed inside its image data printed libpng's own
+    "libpng error: bad adaptive filter value" to standard error before the line naming the file."""
+    p, data = _photo(tmp_path, ".png")
+    spoilt = bytearray(data)
+    for k in range(len(data) // 2, len(data) // 2 + 100):   # inside an IDAT chunk: every length intact
+        spoilt[k] ^= 0x55
+    p.write_bytes(bytes(spoilt))
+    assert main(["scan", str(p)]) == 2
+    err = capfd.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"cardtable scan: {p}: not an image OpenCV can read (the PNG decoder said: "), err
+
+
+def test_a_jpeg_damaged_inside_is_read_and_its_decoders_warning_named_once(
+        tmp_path: Path, capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture) -> None:
+    """p1: a JPEG with bytes changed inside still decodes (a band of grey), and libjpeg printed "Corrupt
+    JPEG data: premature end of data segment" to standard error naming no file; it is one warning now,
+    naming the file."""
+    p, data = _photo(tmp_path, ".jpg")
+    spoilt = bytearray(data)
+    for k in range(len(data) // 2, len(data) // 2 + 200):
+        spoilt[k] ^= 0x55
+    p.write_bytes(bytes(spoilt))
+    assert main(["scan", str(p)]) == 0
+    assert "Corrupt JPEG" not in capfd.readouterr().err                 # not libjpeg's own line...
+    said = [r.getMessage() for r in caplog.records if "Corrupt JPEG" in r.getMessage()]
+    assert len(said) == 1 and said[0].startswith(f"{p}: read, but the JPEG decoder warned: Corrupt JPEG data"), said
