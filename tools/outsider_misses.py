@@ -148,8 +148,8 @@ def main(argv: list[str]) -> int:
             print(json.dumps({"kind": kind, "frame": f, "size": size[0], "item": i, "what": it.kind, "text": it.text,
                               "ppm": round(ppm, 2), "blur": round(cam.blur, 2), "glare": round(glare, 2),
                               "pitch": round(cam.pitch, 1), "roll": round(cam.roll, 1), "stage": stage,
-                              "oracle": any(t == it.text for t, _, _ in oracle),
-                              "oracle_grid": any(t == it.text for t, _, _ in grid),
+                              "oracle": any(t == it.text for t, *_ in oracle),
+                              "oracle_grid": any(t == it.text for t, *_ in grid),
                               "right": modules_right(gray, scene, cam, it, size),
                               "blob": blob_at(gray, cx, cy, side) if stage == "not_found" else None}), flush=True)
     return 0

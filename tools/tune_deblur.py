@@ -74,7 +74,7 @@ def main() -> None:
             for f, nsr, quiet in TRIES:
                 img = cv2.resize(undo(f * length, angle, nsr), None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
                 found, _ = read(lookagain._quiet(img, quiet * ppm * k))
-                row.append(any(t[:5] in truth for t, _, _ in found))
+                row.append(any(t[:5] in truth for t, *_ in found))
             table[cand.card].append(row)
         return plain(gray, cand, read)
 

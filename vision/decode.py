@@ -35,7 +35,7 @@ UPSCALE_BELOW = 600
 
 
 Point = tuple[float, float]
-RawRead = tuple[str, list[Point], float | None]  # text, corners (px), unused error correction
+RawRead = tuple[str, list[Point], float | None, str]  # text, corners (px), unused error correction, symbol
 
 
 def _centre(corners: list[Point]) -> Point:
@@ -63,6 +63,9 @@ class Sighting:
     corners: tuple[tuple[float, float], ...]
     ec_used: float = 0.0  # share of the symbol's error correction used (zxing-cpp); 0 when unknown
     heavy_ec: bool = False
+    # the symbol read, "micro" or "qr": the decoder knows it when it reads; asked again afterwards at the
+    # frame's scale, a small QR the second look had read did not read, and was sized as a Micro QR
+    symbol: str = "micro"
 
 
 @dataclass(frozen=True)
@@ -190,7 +193,7 @@ class _Base:
         800 x 450 mm play area in a 16:9 frame). Before ``table_mm`` was used, a frame of a wider framing
         with no code read looked for cards far too big, and ``unreadable`` stayed empty (audit 61)."""
         if codes:
-            return float(np.median([_area(c) for _, c, _ in codes])) * CARD_PER_CODE_AREA
+            return float(np.median([_area(c) for _, c, *_ in codes])) * CARD_PER_CODE_AREA
         if self.card_area_px:
             return self.card_area_px
         if framed and self.table_mm is not None:
@@ -216,7 +219,7 @@ class _Base:
         raw = _one_per_code(raw + self._look_again(gray, raw))
         unreadable: list[tuple[float, float]] = []
         if self.find_unreadable:
-            read_at = [_centre(c) for _, c, _ in raw]
+            read_at = [_centre(c) for _, c, *_ in raw]
             # from the codes read (scaled pixels) or from the frame's size (its own pixels)
             area = self._card_area(frame, raw) / (k * k if raw else 1)
             for shape in card_shapes(frame, area):
@@ -230,11 +233,11 @@ class _Base:
                     c = shape.mean(axis=0)
                     unreadable.append((float(c[0]), float(c[1])))
         if k != 1:
-            raw = [(text, [(x / k, y / k) for x, y in corners], uec) for text, corners, uec in raw]
+            raw = [(text, [(x / k, y / k) for x, y in corners], uec, sym) for text, corners, uec, sym in raw]
         sightings: list[Sighting] = []
         calls: list[CallSighting] = []
         rejections: list[Rejection] = []
-        for text, corners, uec in raw:
+        for text, corners, uec, sym in raw:
             cx, cy = _centre(corners)
             try:
                 code = parse_code(text)
@@ -253,19 +256,19 @@ class _Base:
                 continue
             used = 0.0 if uec is None else max(0.0, 1.0 - uec)
             heavy = uec is not None and uec < self.heavy_ec_below
-            sightings.append(Sighting(code, cx, cy, tuple(corners), used, heavy))
+            sightings.append(Sighting(code, cx, cy, tuple(corners), used, heavy, sym))
         return FrameReading(tuple(sightings), tuple(rejections), tuple(unreadable), tuple(calls))
 
 
 def _one_per_code(raw: list[RawRead]) -> list[RawRead]:
     """The same text read twice at (nearly) the same place is one code: keep the first read."""
     out: list[RawRead] = []
-    for text, corners, uec in raw:
+    for text, corners, uec, sym in raw:
         c = _centre(corners)
         reach = math.sqrt(_area(corners)) * 0.5  # two reads of one symbol; never two stickers
-        if any(t == text and math.dist(c, _centre(k)) < reach for t, k, _ in out):
+        if any(t == text and math.dist(c, _centre(k)) < reach for t, k, *_ in out):
             continue
-        out.append((text, corners, uec))
+        out.append((text, corners, uec, sym))
     return out
 
 
@@ -326,6 +329,7 @@ class ZxingDecoder(_Base):
             raise ValueError(f"unknown code variants {sorted(unknown)} (want micro and/or qr)")
         self._formats = [fmts[v] for v in variants]
         self._crop_formats = list(fmts.values())  # a QR where only Micro QR is wanted: a foreign code
+        self._micro = zxingcpp.BarcodeFormat.MicroQRCode
         self.variants = tuple(variants)
 
     def _ours(self, found: list) -> list:
@@ -345,7 +349,7 @@ class ZxingDecoder(_Base):
         if not self.second_look:
             return []
         if raw:
-            side = float(np.median([math.sqrt(_area(c)) for _, c, _ in raw]))
+            side = float(np.median([math.sqrt(_area(c)) for _, c, *_ in raw]))
             bands = [(0.65 * side, 1.45 * side)]
         else:
             # No code read, so no scale known: look in two bands of sizes, small codes first. One wide
@@ -366,7 +370,7 @@ class ZxingDecoder(_Base):
             for band in bands:
                 candidates += lookagain.glare_candidates(gray, band, candidates, self.max_ink, self.lean, shared,
                                                          self.faint_glare)
-        done = [(*_centre(c), math.sqrt(_area(c))) for _, c, _ in raw]  # codes read: centre, side
+        done = [(*_centre(c), math.sqrt(_area(c))) for _, c, *_ in raw]  # codes read: centre, side
         out: list[RawRead] = []
         tried = 0
         for cand in candidates:
@@ -383,7 +387,7 @@ class ZxingDecoder(_Base):
             if not found and self.regrid and cand.side < regrid.MAX_PPM * lookagain.MODULES:
                 found = regrid.read_by_grid(gray, cand.x, cand.y, cand.side, self._read_crop_global)
             out.extend(found)
-            done.extend((*_centre(c), math.sqrt(_area(c))) for _, c, _ in found)
+            done.extend((*_centre(c), math.sqrt(_area(c))) for _, c, *_ in found)
         return out
 
     def _read_crop(self, img: np.ndarray) -> tuple[list[RawRead], bool]:
@@ -429,12 +433,17 @@ class ZxingDecoder(_Base):
             corners = [(q.x * k + x0, q.y * k + y0)
                        for q in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)]
             uec = b.extra.get("UEC") if isinstance(b.extra, dict) else None
-            out.append((b.text, corners, None if uec is None else float(uec)))
+            symbol = "micro" if b.format == self._micro else "qr"
+            out.append((b.text, corners, None if uec is None else float(uec), symbol))
         return out
 
 
 class PyzbarDecoder(_Base):
-    """ZBar (pyzbar) on each card-shaped region, or the whole frame when no card shape is found.
+    """ZBar (pyzbar) on each card-shaped region, and on the whole frame.
+
+    The whole frame too, not only when no card shape is found: a bidding card (57 x 66 mm, nearly square) is
+    never card-shaped, so with a playing card in view its QR (``labels --bidding --variant qr``, printed for
+    pyzbar tables) was never read. The same code read in a region and in the whole frame is one read.
 
     ZBar reads only the QR variant of the card code and does not say how much error correction a
     read used, so it never reports heavy error correction.
@@ -458,14 +467,12 @@ class PyzbarDecoder(_Base):
         # the regions to read keep the frame's 75th (``framed=False``): ``table_mm`` changes which card shapes
         # are listed as unreadable, never what is read
         boxes = card_shapes(frame, self._card_area(frame, [], framed=False)) if frame.ndim == 3 else []
-        if not boxes:
-            return [(0, 0, w, h)]
         out = []
         for box in boxes:
             x0, y0 = np.floor(box.min(axis=0)).astype(int) - 4
             x1, y1 = np.ceil(box.max(axis=0)).astype(int) + 4
             out.append((max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)))
-        return out
+        return out + [(0, 0, w, h)]  # bidding cards are never card-shaped: the whole frame reads them
 
     def _raw(self, gray: np.ndarray, frame: np.ndarray) -> list[RawRead]:
         out = []
@@ -479,7 +486,7 @@ class PyzbarDecoder(_Base):
                 pts = [(float(p.x + x0), float(p.y + y0)) for p in d.polygon]
                 if len(pts) < 3:
                     continue
-                out.append((text, _symbol_order(pts, getattr(d, "orientation", None)), None))
+                out.append((text, _symbol_order(pts, getattr(d, "orientation", None)), None, "qr"))
         return out
 
 

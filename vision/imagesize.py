@@ -2,8 +2,9 @@
 
 A PNG of 10000 x 10000 pixels can be a 118 KB file that decodes to 300 MB (and OpenCV's own limit is
 2^30 pixels, 3 GB as BGR), so still images are sized from their headers first and refused when too large.
-Read here: PNG, JPEG, BMP, GIF, WebP, TIFF and the PNM family (PBM/PGM/PPM) - the formats a camera or a
-phone writes and OpenCV decodes. Standard library only; no decoding.
+Read here: PNG, JPEG, BMP, WebP, TIFF and the PNM family (PBM/PGM/PPM) - the formats a camera or a phone
+writes and OpenCV decodes - and GIF, which the opencv-python wheels do not decode (``scan`` names it). Standard
+library only; no decoding.
 """
 
 from __future__ import annotations
@@ -13,7 +14,13 @@ import struct
 # Pixels ``cardtable scan`` and ``calibrate`` decode at most: 40 MP, over three times the largest Pi
 # camera (12 MP); 120 MB as BGR.
 MAX_IMAGE_PIXELS = 40_000_000
-FORMATS = "PNG, JPEG, BMP, GIF, WebP, TIFF, PBM/PGM/PPM"
+# The formats named to a user as read: sized here and decoded by OpenCV. GIF is sized here but not named:
+# the opencv-python wheels are built without it ("GIF: NO"), and no camera writes it.
+FORMATS = "PNG, JPEG, BMP, WebP, TIFF, PBM/PGM/PPM"
+GIF_MAGIC = (b"GIF87a", b"GIF89a")
+# A TIFF's first bytes; its width and height are in a directory that may lie anywhere in the file (libtiff,
+# and so OpenCV, writes it after the pixels), so a TIFF is sized from the whole file, not its first bytes.
+TIFF_MAGIC = (b"II*\x00", b"MM\x00*")
 
 # JPEG start-of-frame markers (baseline, progressive, lossless, arithmetic...): not DHT (C4), JPG (C8), DAC (CC)
 _SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
@@ -31,18 +38,36 @@ def image_size(data: bytes) -> tuple[int, int] | None:
         if data.startswith(b"BM"):
             w, h = struct.unpack("<ii", data[18:26])
             return abs(w), abs(h)  # a negative height means top-down rows
-        if data[:6] in (b"GIF87a", b"GIF89a"):
+        if data[:6] in GIF_MAGIC:
             w, h = struct.unpack("<HH", data[6:10])
             return w, h
         if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
             return _webp(data)
-        if data[:4] in (b"II*\x00", b"MM\x00*"):
+        if data[:4] in TIFF_MAGIC:
             return _tiff(data)
         if data[:1] == b"P" and data[1:2] in b"123456":
             return _pnm(data)
     except (struct.error, ValueError, IndexError):
         return None
     return None
+
+
+def png_cut_short(data: bytes | memoryview) -> bool:
+    """Whether a PNG ends before its IEND chunk (a copy that stopped, a download cut off).
+
+    Such a file is refused before decoding: libpng prints "libpng error: PNG input buffer is incomplete"
+    to standard error itself while OpenCV decodes it, whatever OpenCV's log level, a line in code words
+    before the one that names the file. Only the chunks' lengths and names are read, not their data.
+    """
+    if bytes(data[:8]) != b"\x89PNG\r\n\x1a\n":
+        return False
+    i = 8
+    while i + 12 <= len(data):
+        (length,) = struct.unpack(">I", data[i:i + 4])
+        if bytes(data[i + 4:i + 8]) == b"IEND":
+            return False
+        i += 12 + length
+    return True
 
 
 def _jpeg(data: bytes) -> tuple[int, int] | None:

@@ -289,7 +289,7 @@ def read_glare_candidate(gray: np.ndarray, cand: Candidate, read: Reader, defocu
     lo, hi = np.percentile(win, (2, 98))
     flat = np.clip((win.astype(np.float32) - lo) * (255 / max(hi - lo, 1.0)), 0, 255).astype(np.uint8)
     found = read_candidate(flat, replace(cand, x=cand.x - x0, y=cand.y - y0), read, defocus, read_global, lean)
-    return [(t, [(x + x0, y + y0) for x, y in c], u) for t, c, u in found]
+    return [(t, [(x + x0, y + y0) for x, y in c], u, s) for t, c, u, s in found]
 
 
 def _blobs(mask: np.ndarray, m: float, f: float, sides: tuple[float, float],
@@ -502,7 +502,7 @@ def sharpen_up(img: np.ndarray, k: float, sigma: float, amount: float = 1.2, int
     return cv2.addWeighted(big, 1 + amount, cv2.resize(soft, None, fx=k, fy=k, interpolation=interpolation), -amount, 0)
 
 
-RawReads = list[tuple[str, list[tuple[float, float]], float | None]]
+RawReads = list[tuple[str, list[tuple[float, float]], float | None, str]]  # text, corners, unused EC, symbol
 Reader = Callable[[np.ndarray], tuple[RawReads, bool]]
 """``read(image) -> (reads, other)``: the card-code symbols read, and whether a symbol of another kind
 (a QR code on a score card, a phone) was read there instead, in which case no remedy is tried."""
@@ -574,7 +574,7 @@ def read_candidate(gray: np.ndarray, cand: Candidate, read: Reader, defocus: boo
         else:
             found, other = read(img)
         if found:
-            return [(t, [(x / k + x0, y / k + y0) for x, y in c], u) for t, c, u in found]
+            return [(t, [(x / k + x0, y / k + y0) for x, y in c], u, s) for t, c, u, s in found]
         if other:
             break
     return []

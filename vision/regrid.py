@@ -405,7 +405,7 @@ MIN_FIT = 0.7  # the least correlation of a grid with the fixed parts and the qu
 MIN_MODEL = 0.8  # the least share of the samples' variance the blur model must explain once decided
 
 
-Reads = list[tuple[str, list[tuple[float, float]], "float | None"]]
+Reads = list[tuple[str, list[tuple[float, float]], "float | None", str]]
 
 
 def read_by_grid(gray: np.ndarray, x: float, y: float, side: float,
@@ -441,4 +441,4 @@ def read_by_grid(gray: np.ndarray, x: float, y: float, side: float,
         modules = decide(even_out(np.rot90(-sample_grids(f, g.params()[None])[0], -g.turn)))
         found, _ = read(redraw(modules[RING:RING + N, RING:RING + N]))
     corners = [(cx + x0, cy + y0) for cx, cy in g.corners()]
-    return [(t, corners, u) for t, _, u in found]
+    return [(t, corners, u, s) for t, _, u, s in found]

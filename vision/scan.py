@@ -19,16 +19,21 @@ the call in the event format, the copy character, the code's centre and its zone
 
 from __future__ import annotations
 
+import logging
+import os
+import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
-from vision.codes import CodeRejected, parse_code
 from vision.decode import MIN_FRAME_SIDE, Decoder, Sighting
-from vision.imagesize import FORMATS, MAX_IMAGE_PIXELS, image_size
+from vision.imagesize import FORMATS, GIF_MAGIC, MAX_IMAGE_PIXELS, TIFF_MAGIC, image_size, png_cut_short
 from vision.zones import Zones, default_homography, to_table
+
+log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 256 << 20  # a still image file bigger than this is not a photo of a card table
 
@@ -40,17 +45,41 @@ class ImageError(ValueError):
 _CV_LOG_ERROR = 2   # OpenCV's log levels: 0 silent, 1 fatal, 2 error, 3 warning (its default), 4 info
 
 
-def _decode_quietly(data: np.ndarray) -> np.ndarray | None:
-    """``cv2.imdecode`` with OpenCV's own warnings held back while it runs: a file cut short made it
-    print "[ WARN:0@0.2] global grfmt_png.cpp:678 read_from_io PNG input buffer is incomplete" to standard
-    error, a second line in code words before the one naming the file. Errors still print; the level is
-    put back as it was."""
+def _decode_quietly(data: np.ndarray) -> tuple[np.ndarray | None, str]:
+    """``cv2.imdecode`` and what its decoders said, held back from standard error while it runs.
+
+    OpenCV's own warnings are held back by its log level (a file cut short made it print "[ WARN:0@0.2]
+    global grfmt_png.cpp:678 read_from_io PNG input buffer is incomplete"); libpng and libjpeg write to file
+    descriptor 2 themselves ("libpng error: bad adaptive filter value", "Corrupt JPEG data: premature end of
+    data segment"), a line in code words naming no file, so descriptor 2 is lent to a temporary file while
+    the picture decodes and its last line given back for the caller to say with the file's name. For the
+    commands' single thread (``scan``, ``calibrate``, ``camera-check``): nothing else writes meanwhile.
+    """
     before = cv2.getLogLevel()
     cv2.setLogLevel(min(before, _CV_LOG_ERROR))
+    sys.stderr.flush()
+    saved = os.dup(2)
     try:
-        return cv2.imdecode(data, cv2.IMREAD_COLOR)
+        with tempfile.TemporaryFile() as said:
+            os.dup2(said.fileno(), 2)
+            try:
+                img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+            finally:
+                os.dup2(saved, 2)
+            said.seek(0)
+            lines = said.read(4096).decode("utf-8", "replace").strip().splitlines()
     finally:
+        os.close(saved)
         cv2.setLogLevel(before)
+    last = lines[-1].strip() if lines else ""
+    return img, last.removeprefix("libpng error: ").removeprefix("libpng warning: ")
+
+
+def _decoder_of(head: bytes) -> str:
+    """The name of the format's decoder for a message: "the PNG decoder", "the JPEG decoder", "the decoder"."""
+    if head.startswith(b"\x89PNG"):
+        return "the PNG decoder"
+    return "the JPEG decoder" if head.startswith(b"\xff\xd8") else "the decoder"
 
 
 def load_image(path: str | Path) -> np.ndarray:
@@ -71,16 +100,28 @@ def load_image(path: str | Path) -> np.ndarray:
         raise ImageError(f"{p}: {p.stat().st_size / 2**20:.0f} MiB is over the {MAX_FILE_BYTES >> 20} MiB a still image "
                          "may be")
     data = np.fromfile(p, dtype=np.uint8)
-    size = image_size(data[:1 << 20].tobytes()) if data.size else None
-    if data.size and size is None:
+    if not data.size:
+        raise ImageError(f"{p}: an empty file (0 bytes), not an image")
+    head = data[:1 << 20].tobytes()
+    size = image_size(head)
+    if size is None and head[:4] in TIFF_MAGIC:  # its directory may come after the pixels: read it all
+        size = image_size(data.tobytes())
+    if size is None:
         raise ImageError(f"{p}: cannot read the image size from its header (formats read: {FORMATS})")
-    if size is not None and size[0] * size[1] > MAX_IMAGE_PIXELS:
+    if size[0] * size[1] > MAX_IMAGE_PIXELS:
         w, h = size
         raise ImageError(f"{p}: {w}x{h} pixels ({w * h / 1e6:.0f} MP) is over the {MAX_IMAGE_PIXELS / 1e6:.0f} MP "
                          f"an image may have (decoding it would take {w * h * 3 / 2**20:.0f} MiB); scale it down first")
-    img = _decode_quietly(data) if data.size else None
+    if png_cut_short(memoryview(data)):
+        raise ImageError(f"{p}: a PNG cut short or damaged (its chunks run past the file's end before the last "
+                         "one): copy it again")
+    img, said = _decode_quietly(data)
+    if img is None and head[:6] in GIF_MAGIC:
+        raise ImageError(f"{p}: a GIF, which OpenCV here does not decode: save it as PNG or JPEG")
     if img is None:
-        raise ImageError(f"{p}: not an image OpenCV can read")
+        raise ImageError(f"{p}: not an image OpenCV can read" + (f" ({_decoder_of(head)} said: {said})" if said else ""))
+    if said:  # decoded all the same (a JPEG with a damaged stretch reads with a band of grey): said once, named
+        log.warning("%s: read, but %s warned: %s", p, _decoder_of(head), said)
     if min(img.shape[:2]) < MIN_FRAME_SIDE:
         raise ImageError(f"{p}: {img.shape[1]}x{img.shape[0]} pixels is too small to be a picture of the table "
                          f"(want at least {MIN_FRAME_SIDE} x {MIN_FRAME_SIDE})")
@@ -110,36 +151,6 @@ def card_centre(s: Sighting, variant: str = "micro") -> tuple[float, float, floa
     return s.x + upx * k, s.y + upy * k, ppm
 
 
-def symbol_of(decoder: Decoder, image: np.ndarray, s: Sighting) -> str:
-    """Which symbol a sighting's code is, ``micro`` or ``qr`` (its size in modules and place on the sticker
-    differ): pyzbar reads QR alone, and the zxing decoder only the symbols of its ``variants``; a zxing
-    reading both is asked again on the code's own neighbourhood (the same code read there as a QR is a QR).
-    Before, every code of a zxing reading both was sized as a Micro QR."""
-    if decoder.name == "pyzbar":
-        return "qr"
-    variants = getattr(decoder, "variants", ("micro", "qr"))
-    if len(variants) == 1:
-        return str(variants[0])
-    import zxingcpp
-
-    xs, ys = [c[0] for c in s.corners], [c[1] for c in s.corners]
-    pad = max(max(xs) - min(xs), max(ys) - min(ys))
-    h, w = image.shape[:2]
-    x0, y0 = max(int(min(xs) - pad), 0), max(int(min(ys) - pad), 0)
-    x1, y1 = min(int(max(xs) + pad) + 1, w), min(int(max(ys) + pad) + 1, h)
-    crop = np.ascontiguousarray(image[y0:y1, x0:x1])
-    if crop.size == 0:
-        return "micro"
-    gray = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    for b in zxingcpp.read_barcodes(gray, formats=zxingcpp.BarcodeFormat.QRCode):
-        try:    # the format asked for is not a filter in every zxing-cpp: a Micro QR may come back too
-            if b.format == zxingcpp.BarcodeFormat.QRCode and parse_code(b.text) == s.code:
-                return "qr"
-        except CodeRejected:
-            continue
-    return "micro"
-
-
 def scan_image(decoder: Decoder, image: np.ndarray, name: str, zones: Zones | None = None,
                homography: np.ndarray | None = None,
                table_mm: tuple[float, float] = (800.0, 450.0)) -> dict[str, Any]:
@@ -156,7 +167,7 @@ def scan_image(decoder: Decoder, image: np.ndarray, name: str, zones: Zones | No
             continue
         done.add(key)
         zone = zones.zone_at(*to_table(hom, s.x, s.y))
-        card_x, card_y, ppm = card_centre(s, symbol_of(decoder, image, s))
+        card_x, card_y, ppm = card_centre(s, s.symbol)
         cards.append({"card": None if s.code.card is None else s.code.card.code, "pack": s.code.pack,
                       "x": round(s.x), "y": round(s.y), "card_x": round(card_x), "card_y": round(card_y),
                       "px_per_module": round(ppm, 2), "face_up": not s.code.is_back, "zone": zone})

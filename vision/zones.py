@@ -242,7 +242,9 @@ def _parse_zones(doc: Any) -> Zones:
     out = []
     for name, z in doc.items():
         key = f"zones.{name}.rect"
-        if not isinstance(z, Mapping) or "rect" not in z:
+        if not isinstance(z, Mapping):  # `N = [...]` instead of `[zones.N]` and `rect = [...]`
+            raise ConfigError(f"zones.{name}: want a table ([zones.{name}] rect = [x0, y0, x1, y1]), got {z!r}")
+        if "rect" not in z:
             raise ConfigError(f"{key}: missing")
         for extra in z:
             if extra != "rect":  # a zone is its rectangle alone: a colour or a name misspelt is said, not ignored

@@ -46,6 +46,13 @@ def _refuse(text: str) -> int:
     return 2
 
 
+def _cannot_write(out: str, exc: OSError) -> str:
+    """The one line for a sheet that cannot be written: the --out given and what the system said of which path
+    (errno's "[Errno 17] File exists: 'notes.txt'" named neither the option nor the path given)."""
+    where = f" ({exc.strerror}: {exc.filename})" if exc.strerror and exc.filename else f" ({exc})"
+    return f"--out {out}: cannot write the sheet there{where}"
+
+
 def _members(args: argparse.Namespace) -> int:
     from firmware_host.session.roster import RosterError, read_roster
     from vision.labels_pdf import MissingFont
@@ -55,6 +62,8 @@ def _members(args: argparse.Namespace) -> int:
                                   ("--bidding", args.bidding)) if v]
     if given:
         return _refuse(f"--members prints member cards: leave out {' and '.join(given)}")
+    if args.variant == "qr":  # a member code is a Micro QR (CARD_CODES.md, "Member cards"): never ignored in silence
+        return _refuse("--members prints member cards, always Micro QR: leave out --variant qr")
     if args.out is not None and Path(args.out).suffix.lower() not in ("", ".pdf", ".png"):
         return _refuse(f"--out {args.out}: a label sheet is FILE.pdf with FILE-N.png pages; give FILE or FILE.pdf")
     try:
@@ -66,8 +75,11 @@ def _members(args: argparse.Namespace) -> int:
                 encode_member_payload(m.number)
             except ValueError as exc:
                 return _refuse(f"{args.members}: line {m.line}: {exc}")
-        sheet = write_member_labels(args.out or "member-cards", [(m.number, m.name) for m in roster.members.values()],
-                                    args.sheet)
+        try:
+            sheet = write_member_labels(args.out or "member-cards",
+                                        [(m.number, m.name) for m in roster.members.values()], args.sheet)
+        except OSError as exc:  # the sheet's path, not the roster: the roster has been read
+            return _refuse(_cannot_write(args.out or "member-cards", exc))
     except (RosterError, MissingFont) as exc:  # a missing font is this machine's, not the roster's fault
         return _refuse(str(exc))
     except (ValueError, OSError) as exc:
@@ -106,7 +118,9 @@ def _run(args: argparse.Namespace) -> int:
             sheet = write_labels(args.pack, args.game, args.out or f"labels-{args.pack}", args.variant, args.backs,
                                  args.sheet)
             what = ""
-    except (ValueError, OSError) as exc:
+    except OSError as exc:
+        return _refuse(_cannot_write(args.out or ("bidding-cards" if args.bidding else f"labels-{args.pack}"), exc))
+    except ValueError as exc:
         return _refuse(str(exc))
     print(f"wrote {what}{sheet.pdf} and {len(sheet.pngs)} PNG page(s): {', '.join(map(str, sheet.pngs))}")
     return 0

@@ -66,7 +66,7 @@ def _run(args: argparse.Namespace) -> int:
     from vision.codes import RejectReason
     from vision.decode import FrameError, make_decoder
     from vision.scan import ImageError, load_image, scan_image
-    from vision.zones import ConfigError, VisionConfig, load_vision_config, parse_remedies
+    from vision.zones import VARIANTS, ConfigError, VisionConfig, load_vision_config, parse_remedies
 
     try:
         cfg = load_vision_config(args.config) if args.config else VisionConfig()
@@ -79,6 +79,8 @@ def _run(args: argparse.Namespace) -> int:
         # differently with a --config that did not name its variants (audit 61)
         variants = (tuple(v.strip() for v in args.variants.split(",") if v.strip()) if args.variants
                     else cfg.variants)
+        if args.variants is not None and (not variants or any(v not in VARIANTS for v in variants)):
+            raise ConfigError(f"--variants: want micro, qr or both, comma-separated, got {args.variants!r}")
         remedies = cfg.remedies if args.decoder == "zxing" else None
         if args.remedies is not None:
             names = [r.strip() for r in args.remedies.split(",") if r.strip()]

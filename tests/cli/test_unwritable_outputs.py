@@ -201,3 +201,20 @@ def test_run_refuses_a_data_dir_that_holds_a_club_session(tmp_path: Path, capsys
     assert err == (f"cardtable: table.data_dir {session}: the folder holds a club's session (session.sqlite3), "
                    "not a table's journal; give the table a folder of its own\n")
     assert sorted(p.name for p in session.iterdir()) == ["session.sqlite3"]
+
+
+@pytest.mark.parametrize("what", [[], ["--bidding", "--seats", "N"], ["--members", "ROSTER"]])
+@pytest.mark.parametrize("where", ["under-file", "a-folder.pdf"])
+def test_labels_out_that_cannot_be_written(tmp_path: Path, capsys: pytest.CaptureFixture[str], what: list[str],
+                                           where: str) -> None:
+    """p1: ``labels --out notes.txt/b7`` said "[Errno 17] File exists: '.../notes.txt'", errno's words and
+    not the option or the path given (with --members, put after the roster's name as if the roster were
+    wrong); the same for an --out FILE.pdf that is a folder."""
+    (tmp_path / "notes.txt").write_text("x\n")
+    (tmp_path / "a-folder.pdf").mkdir()
+    roster = tmp_path / "roster.csv"
+    roster.write_text("1021,Ann Example\n")
+    out = tmp_path / "notes.txt" / "b7" if where == "under-file" else tmp_path / where
+    argv = ["labels", *[str(roster) if a == "ROSTER" else a for a in what], "--out", str(out)]
+    err = _refused(capsys, argv, out)
+    assert err.startswith(f"cardtable labels: --out {out}: cannot write the sheet there ("), err

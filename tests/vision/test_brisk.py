@@ -47,4 +47,4 @@ def test_the_module_by_module_read_is_the_same_either_way(monkeypatch: pytest.Mo
             m.setattr(regrid, "sample_grids", _by_points)
             assert grid == regrid.fit_grid(f, x, y, 2.4)
             assert fast == regrid.read_by_grid(img, x, y, 13 * 2.4, _zxing)
-        assert [t for t, _, _ in fast] == ["1ME4H7"]
+        assert [t for t, *_ in fast] == ["1ME4H7"]

@@ -59,7 +59,7 @@ def _zxing(img: np.ndarray) -> tuple[list[tuple[str, list[tuple[float, float]], 
 
     found = zxingcpp.read_barcodes(img, formats=[zxingcpp.BarcodeFormat.MicroQRCode], try_rotate=False,
                                    try_downscale=False, try_invert=False)
-    return [(b.text, [(b.position.top_left.x, b.position.top_left.y)], None) for b in found], False
+    return [(b.text, [(b.position.top_left.x, b.position.top_left.y)], None, "micro") for b in found], False
 
 
 def test_the_defocus_remedy_reads_a_blurred_code_the_mild_remedies_do_not() -> None:
@@ -75,7 +75,7 @@ def test_the_defocus_remedy_reads_a_blurred_code_the_mild_remedies_do_not() -> N
         img = _blurred_code(text, 2.8, 1.4, seed)
         cand = lookagain.Candidate(img.shape[1] / 2, img.shape[0] / 2, 13 * 2.8, 1.0)
         got = lookagain.read_candidate(img, cand, _zxing)
-        assert [t for t, _, _ in got] in ([], [text])
+        assert [t for t, *_ in got] in ([], [text])
         now += bool(got)
         before += bool(lookagain.read_candidate(img, cand, _zxing, defocus=False))
     assert now == 4 and before <= 1
@@ -115,7 +115,7 @@ def test_a_defocused_call_the_local_threshold_misses_is_read_at_one_threshold() 
     assert near
     dec = ZxingDecoder()
     both = lookagain.read_candidate(gray, near[0], dec._read_crop, True, dec._read_crop_global)
-    assert [t for t, _, _ in both] == ["BE6D1H"]
+    assert [t for t, *_ in both] == ["BE6D1H"]
     # the decoder as it is (the lean remedies, its one threshold on the linearly scaled crop) reads it too
     assert [str(c.code.call) for c in dec.read(frame).calls if math.dist((c.x, c.y), (1076.0, 387.0)) < 20] == ["6D"]
     assert not lookagain.read_candidate(gray, near[0], dec._read_crop, True)

@@ -32,7 +32,7 @@ def test_the_lean_defocus_remedy_reads_what_the_costlier_one_reads() -> None:
     for seed in range(4):
         img = _blurred_code(text, 2.8, 1.4, seed)
         cand = lookagain.Candidate(img.shape[1] / 2, img.shape[0] / 2, 13 * 2.8, 1.0)
-        assert [t for t, _, _ in lookagain.read_candidate(img, cand, _zxing, lean=True)] == [text]
+        assert [t for t, *_ in lookagain.read_candidate(img, cand, _zxing, lean=True)] == [text]
 
 
 def test_the_lean_decoder_reads_what_mains_read_on_the_module_by_module_frame() -> None:

@@ -97,6 +97,34 @@ def test_labels_members_prints_cards_the_decoder_reads_as_members_only(tmp_path:
     assert "line 2: member number 1021 is on line 1 too" in capsys.readouterr().err
 
 
+def test_labels_members_refuses_the_qr_variant_it_would_not_print(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """p1: ``labels --members ROSTER --variant qr`` printed Micro QR member cards and said nothing: a member
+    code is a Micro QR (CARD_CODES.md, "Member cards"), and a club whose tables read with pyzbar (QR only)
+    would find out at the table. ``--variant micro`` is what it prints, so that is still taken."""
+    roster = tmp_path / "roster.csv"
+    roster.write_text("1021,Ann\n", encoding="utf-8")
+    assert main(["labels", "--members", str(roster), "--variant", "qr", "--out", str(tmp_path / "c")]) == 2
+    assert capsys.readouterr().err == ("cardtable labels: --members prints member cards, always Micro QR: leave out "
+                                       "--variant qr\n")
+    assert not (tmp_path / "c.pdf").exists()
+    assert main(["labels", "--members", str(roster), "--variant", "micro", "--out", str(tmp_path / "c")]) == 0
+
+
+def test_readme_offers_the_member_cards_only_the_sheets_they_print_on(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """p1: README's line for ``labels --members`` offered ``--sheet a4|letter|avery-22806``; the command refuses
+    the die-cut sheet (CARD_CODES.md gives ``a4|letter``)."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| `cardtable labels --members"))
+    command, words = row.split("` |", 1)
+    roster = tmp_path / "roster.csv"
+    roster.write_text("1021,Ann\n", encoding="utf-8")
+    assert main(["labels", "--members", str(roster), "--sheet", "avery-22806", "--out", str(tmp_path / "c")]) == 2
+    assert "not 'avery-22806'" in capsys.readouterr().err
+    assert "avery" not in command and "`a4` (the default) or `letter`" in words, row
+
+
 def _frame(cards: dict[tuple[int, int], str]) -> np.ndarray:
     """A 1600 x 900 frame of the default 800 x 450 mm table (2 px a mm), member cards' codes at the points."""
     frame = np.full((900, 1600, 3), 255, np.uint8)

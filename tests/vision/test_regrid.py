@@ -101,18 +101,18 @@ def _zxing(img: np.ndarray) -> tuple[list[tuple[str, list[tuple[float, float]], 
 
     found = zxingcpp.read_barcodes(img, formats=[zxingcpp.BarcodeFormat.MicroQRCode], try_rotate=False,
                                    try_downscale=False, try_invert=False)
-    return [(b.text, [], None) for b in found], False
+    return [(b.text, [], None, "micro") for b in found], False
 
 
 def test_redraw_reads_back() -> None:
-    assert [t for t, _, _ in _zxing(regrid.redraw(_symbol("1ME4H7")))[0]] == ["1ME4H7"]
+    assert [t for t, *_ in _zxing(regrid.redraw(_symbol("1ME4H7")))[0]] == ["1ME4H7"]
 
 
 def test_read_by_grid_reads_a_small_blurred_code_where_it_lies() -> None:
     img = _picture(_symbol("1ME4H7"), 2.4, 11.0, 1.0, seed=1)
     h, w = img.shape
     got = regrid.read_by_grid(img, w / 2 + 1, h / 2, 13 * 2.2, _zxing)
-    assert [t for t, _, _ in got] == ["1ME4H7"]
+    assert [t for t, *_ in got] == ["1ME4H7"]
     cx = sum(x for x, _ in got[0][1]) / 4
     cy = sum(y for _, y in got[0][1]) / 4
     assert math.dist((cx, cy), (w / 2, h / 2)) < 2.0

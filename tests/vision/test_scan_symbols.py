@@ -39,6 +39,23 @@ def test_a_qr_and_a_micro_qr_in_one_frame_are_each_sized_as_themselves(angle: in
     assert both["TD"][2] < both["AS"][2]       # the QR's 21 modules are smaller on the same sticker
 
 
+def test_a_small_qr_is_sized_as_a_qr() -> None:
+    """p1: at the 1200 x 675 mm band's framing at 720p (CARD_CODES.md, "Table framing") a QR label's module
+    is 1.9 px; the decoder read it (its second look) but ``scan`` asked zxing-cpp again on the code's crop at
+    the frame's own scale, read nothing there and sized the QR as a Micro QR: ``px_per_module`` 3.0 instead
+    of 1.9, and the card's centre 3 mm off. The decoder now says which symbol each read was."""
+    scene = Scene(table_mm=(1200.0, 675.0))
+    scene.place(Card.parse("TD"), "B7", at=(600, 337), angle=20, variant="qr")
+    scene.place(Card.parse("AS"), "B7", at=(400, 337), angle=20)
+    img = render(scene, (1280, 720), Degrade(blur=0.5, noise=2), np.random.default_rng(0))
+    px_mm = 720 / 675
+    for variants in (("micro", "qr"), ("qr",)):
+        got = _cards(make_decoder("zxing", variants=variants), img)
+        assert abs(got["TD"][2] - 1.778 * px_mm) < 0.15, (variants, got)
+    got = _cards(make_decoder("zxing", variants=("micro", "qr")), img)
+    assert abs(got["AS"][2] - 2.963 * px_mm) < 0.15, got
+
+
 @pytest.mark.parametrize("angle", [0, 90, 180, -90, 30, 135])
 def test_pyzbar_places_the_card_up_the_sticker_whichever_way_it_lies(angle: int) -> None:
     scene = Scene()
@@ -94,3 +111,42 @@ def test_scan_has_one_default_variants_with_or_without_a_config(tmp_path: Path) 
 
     assert read() == read("--config", str(bare)) == {"AS", "TD"}
     assert read("--variants", "micro") == read("--config", str(qr)) == {"AS"}
+
+
+@pytest.mark.parametrize("value", ["aztec", ",", "micro,aztec"])
+def test_a_wrong_variants_option_is_named(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """p1: ``scan --variants aztec`` said "unknown code variants ['aztec'] (want micro and/or qr)" and
+    ``--variants ,`` "unknown code variants []": neither named the option, as ``--remedies`` does."""
+    from firmware_host.cli import main
+
+    assert main(["scan", "--variants", value, str(ROOT / "README.md")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"cardtable scan: --variants: want micro, qr or both, comma-separated, got {value!r}", err
+
+
+
+def test_pyzbar_reads_a_qr_bidding_card_beside_a_playing_card() -> None:
+    """p1: ``labels --bidding --variant qr`` prints bidding cards for a table whose decoder is pyzbar
+    (CARD_CODES.md, "The printed bidding card"), but pyzbar read only the card-shaped regions of a frame
+    (1.25 to 1.9 times as long as wide) once any lay there: a bidding card (57 x 66 mm) is never one, so with a
+    playing card in view no call was ever read (0 of 84 on p1's pictures at 720p and 1080p). It reads the
+    whole frame too now. The bidding card is drawn here as printed: the QR's 1.778 mm modules on a white
+    57 x 66 mm card (its 2-module quiet zone and the card stock's 3 mm)."""
+    from laws.bridge.calls import parse_call
+    from vision.codes import Variant, encode_call_payload, symbol_modules
+
+    scene = Scene()
+    scene.place(Card.parse("TD"), "B7", at=(400, 225), angle=10, variant="qr")
+    img = render(scene, (1920, 1080), Degrade(blur=0.5, noise=2), np.random.default_rng(0))
+    px_mm = 1920 / 800
+    card = np.full((round(66 * px_mm), round(57 * px_mm)), 255, np.uint8)
+    sym = symbol_modules(encode_call_payload("N", parse_call("1H")), Variant.QR)
+    side = round(21 * 1.778 * px_mm)
+    sym = cv2.resize(sym, (side, side), interpolation=cv2.INTER_AREA)
+    top, left = card.shape[0] - round(7.6 * px_mm) - side, (card.shape[1] - side) // 2
+    card[top:top + side, left:left + side] = sym
+    y, x = round(20 * px_mm), round(370 * px_mm)       # in North's zone
+    img[y:y + card.shape[0], x:x + card.shape[1]] = card[:, :, None]
+    reading = make_decoder("pyzbar").read(img)
+    assert [s.code.card.code for s in reading.sightings if s.code.card] == ["TD"]
+    assert [(c.code.seat.value, c.code.call.code) for c in reading.calls] == [("N", "1H")]

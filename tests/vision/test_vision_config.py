@@ -73,6 +73,10 @@ def test_the_tables_decoder_sizes_unreadable_cards_by_its_table_mm(tmp_path: Pat
     ("[zones.N]\nrect = [0, 0, inf, 110]", "zones.N.rect: want a finite number, got inf"),
     ('[zones.N]\nrect = [250, 0, 550, 110]\ncolour = "red"', "zones.N.colour: unknown key"),
     ("[vision]\ntable_mm = [inf, 450]", "vision.table_mm: want a finite number"),
+    # p1: a zone written as a bare rectangle (or a number) was told "zones.N.rect: missing", a key that is
+    # not what is wrong: the zone itself is not a table
+    ("[zones]\nN = [250, 0, 550, 110]", r"zones.N: want a table \(\[zones.N\] rect = \[x0, y0, x1, y1\]\), got \[250"),
+    ("[zones]\nN = 5", r"zones.N: want a table \(\[zones.N\] rect = \[x0, y0, x1, y1\]\), got 5"),
 ])
 def test_bad_values_name_their_key(text: str, key: str) -> None:
     with pytest.raises(ConfigError, match=key.replace(".", r"\.")):

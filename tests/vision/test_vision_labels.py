@@ -177,3 +177,18 @@ def test_the_bidding_labels_lie_down_the_page_where_the_document_says(tmp_path: 
     lefts, tops = _cut_line_corners(png)
     assert (lefts, tops) == (_documented_grid(name)[0], rows)
     assert Image.open(png).size[1] - (rows[-1] + round(60 * PX_PER_MM)) == below
+
+
+def test_the_qr_variant_on_die_cut_squares_is_as_the_document_says(tmp_path: Path) -> None:
+    """p1: CARD_CODES.md gave the die-cut label's code block for Micro QR only (17 modules of 30 dots);
+    ``--variant qr --sheet avery-22806`` prints the A4 sticker's QR block (25 modules of 21 dots), which moves
+    the card centre ``scan`` reports 7.6 mm, not 3 mm. The document now says so; the label is checked here."""
+    doc = (Path(__file__).resolve().parents[2] / "vision" / "CARD_CODES.md").read_text(encoding="utf-8")
+    assert "With `--variant qr` the die-cut label's code block is the A4 sticker's: 25 modules of 21 dots" in doc
+    labels = write_labels("B7", "contract-bridge", tmp_path / "sq", variant="qr", sheet="avery-22806")
+    page = cv2.cvtColor(load_image(labels.pngs[0]), cv2.COLOR_BGR2GRAY)
+    x0 = y0 = round(0.625 * 300)
+    ys, xs = np.nonzero(page[y0 + 70:y0 + 600, x0:x0 + 600] < 100)   # below the line of text: the symbol
+    assert xs.max() + 1 - xs.min() == 21 * 21 and ys.max() + 1 - ys.min() == 21 * 21
+    assert abs(xs.min() - (600 - 21 * 21) / 2) <= 1                   # centred across the 600-dot square
+    assert abs(ys.max() + 1 + 70 - (600 - 12 - 2 * 21)) <= 1           # 2 quiet modules and 1 mm above its edge

@@ -60,8 +60,9 @@ def test_the_same_code_read_twice_is_one_card_but_two_stickers_are_two() -> None
     square = [(0.0, 0.0), (40.0, 0.0), (40.0, 40.0), (0.0, 40.0)]
     near = [(x + 3, y + 2) for x, y in square]
     far = [(x + 200, y) for x, y in square]
-    raw = [("1B7AS0", square, 0.9), ("1B7AS0", near, 0.8), ("1B7AS0", far, 1.0), ("1B7KH0", near, 1.0)]
-    assert [(t, c[0]) for t, c, _ in _one_per_code(raw)] == [("1B7AS0", (0.0, 0.0)), ("1B7AS0", (200.0, 0.0)),
+    raw = [("1B7AS0", square, 0.9, "micro"), ("1B7AS0", near, 0.8, "micro"), ("1B7AS0", far, 1.0, "micro"),
+           ("1B7KH0", near, 1.0, "micro")]
+    assert [(t, c[0]) for t, c, *_ in _one_per_code(raw)] == [("1B7AS0", (0.0, 0.0)), ("1B7AS0", (200.0, 0.0)),
                                                             ("1B7KH0", (3.0, 2.0))]
 
 
