@@ -412,9 +412,8 @@ class Night:
 
     def check(self, rec: Mapping[str, Any], *, journaled: bool = False) -> str:
         """What is wrong with a record (``""``: it can be taken). A repeat is ``REPEAT``; a hand ahead of one
-        still missing at its table is ``HOLD`` (neither taken nor refused) (``laws.session.kind``).
-        ``journaled``: the record is one the journal holds already (a replay), so a check added after it was
-        taken (``plays_problem``) does not unmake it and every hand after it."""
+        still missing at its table is ``HOLD`` (neither taken nor refused) (``laws.session.kind``). ``journaled``:
+        a record the journal holds (a replay): a check added later (``plays_problem``) does not unmake it."""
         typ = rec.get("type")
         if typ == "call":
             rnd = rec.get("round")
