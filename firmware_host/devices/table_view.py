@@ -9,7 +9,8 @@ fields, ``docs/mqtt.md``), no I/O. For a bridge table that records the auction a
 * the auction as the usual four columns, West North East South, from the first row on which the dealer
   calls (the seats before him left blank), the next call shown as ``?``;
 * whose turn it is and any bar in force;
-* the contract and declarer, the tricks each side has won and the trick on the table;
+* the contract and declarer, the tricks each side has won (once play has ended, those its result counts:
+  tricks claimed or moved by a revoke included) and the trick on the table;
 * once play is over, the result the cards gave and its score, and at a duplicate table how it is
   confirmed (a player of each side presses his seat button);
 * one status line that is true for the phase (:func:`status_line`).
@@ -110,6 +111,12 @@ def play_lines(bridge: dict[str, Any]) -> list[str]:
     dummy = {"N": "S", "S": "N", "E": "W", "W": "E"}.get(str(declarer), "")
     out = [f"Contract: {_contract_words(str(contract), declarer)} ({SIDE_NAMES[side]}); dummy {_seat(dummy)}"]
     tricks = bridge.get("tricks") or {}
+    result = bridge.get("result") or {}
+    if isinstance(result.get("tricks"), int) and result.get("declarer") in SEAT_NAMES:
+        # once play has ended the result counts every trick: claimed ones and any a revoke moved, which
+        # the tricks played do not ("North-South 3" above "0 tricks: down 7" after a claim of the rest)
+        made = "NS" if result["declarer"] in ("N", "S") else "EW"
+        tricks = {made: result["tricks"], "EW" if made == "NS" else "NS": 13 - result["tricks"]}
     left = bridge.get("tricks_left")
     line = f"Tricks won: North-South {tricks.get('NS', 0)}, East-West {tricks.get('EW', 0)}"
     if left:
