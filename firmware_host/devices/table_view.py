@@ -13,7 +13,8 @@ fields, ``docs/mqtt.md``), no I/O. For a bridge table that records the auction a
   tricks claimed or moved by a revoke included) and the trick on the table;
 * once play is over, the result the cards gave and its score, and at a duplicate table how it is
   confirmed (a player of each side presses his seat button);
-* one status line that is true for the phase (:func:`status_line`).
+* one status line that is true for the phase (:func:`status_line`); between deals (the shuffle and the
+  cut) at a rubber or euchre table, who deals next ("Next deal: East deals.").
 
 A table that does not see the game (no auction recorded: rubber bridge without bidding capture, euchre)
 keeps the old lines, which are true there: it waits for the result the director enters.
@@ -168,6 +169,11 @@ def status_line(snap: dict[str, Any]) -> str:
         return "The director cancelled this board's play."
     if dup.get("stage") == "abandoned":
         return "The director scored this board: its play here is over."
+    if phase in ("shuffle", "cut") and snap.get("game") != "duplicate-bridge" \
+            and snap.get("next_dealer") in SEAT_NAMES:
+        # between deals the head still names the last deal's dealer (a misdeal passes the deal on, a deal
+        # out of turn redealt goes back to its dealer): the players read here who deals now
+        return f"Next deal: {_seat(snap['next_dealer'])} deals."
     if not bridge:
         if phase == "auction" and snap.get("game") in RECORDS_AUCTION and snap.get("dealer") in SEAT_NAMES:
             return f"The auction: {_seat(snap['dealer'])} to call."   # no call yet: the dealer's turn
