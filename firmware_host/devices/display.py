@@ -6,7 +6,8 @@ On a terminal a live panel at the bottom shows the game and the table while ruli
 The program's log lines (warnings included) never reach the players' screen: while the panel is live
 they go to the log file given (``log_path``; ``cardtable run`` names one beside the journal), or, with
 none, are kept out of sight. Elsewhere (a log file, CI, systemd) the same facts are printed as lines when
-the phase changes, and log lines go to standard error as usual. Every line fits 80 columns.
+the phase changes, and log lines go to standard error as usual. Every line fits 80 columns; on a
+narrower terminal the panel's lines wrap, nothing of them cut.
 """
 
 from __future__ import annotations
@@ -214,7 +215,8 @@ class TerminalDisplay:
         snap = self._snap
         grid = Table.grid(padding=(0, 1))
         for line in game_lines(snap):
-            grid.add_row(Text(line, style="bold", no_wrap=True, overflow="ellipsis"))
+            # wrapped, never cut: on a narrow terminal an ellipsis took the vulnerability or the pairs
+            grid.add_row(Text(line, style="bold", overflow="fold"))
         grid.add_row(lamp_text(snap.get("lamps") or {}))
         grid.add_row(progress_text(snap, self.deal_size))
         score = snap.get("score") or {}

@@ -9,10 +9,12 @@ fields, ``docs/mqtt.md``), no I/O. For a bridge table that records the auction a
 * the auction as the usual four columns, West North East South, from the first row on which the dealer
   calls (the seats before him left blank), the next call shown as ``?``;
 * whose turn it is and any bar in force;
-* the contract and declarer, the tricks each side has won and the trick on the table;
+* the contract and declarer, the tricks each side has won (once play has ended, those its result counts:
+  tricks claimed or moved by a revoke included) and the trick on the table;
 * once play is over, the result the cards gave and its score, and at a duplicate table how it is
   confirmed (a player of each side presses his seat button);
-* one status line that is true for the phase (:func:`status_line`).
+* one status line that is true for the phase (:func:`status_line`); between deals (the shuffle and the
+  cut) at a rubber or euchre table, who deals next ("Next deal: East deals.").
 
 A table that does not see the game (no auction recorded: rubber bridge without bidding capture, euchre)
 keeps the old lines, which are true there: it waits for the result the director enters.
@@ -110,6 +112,12 @@ def play_lines(bridge: dict[str, Any]) -> list[str]:
     dummy = {"N": "S", "S": "N", "E": "W", "W": "E"}.get(str(declarer), "")
     out = [f"Contract: {_contract_words(str(contract), declarer)} ({SIDE_NAMES[side]}); dummy {_seat(dummy)}"]
     tricks = bridge.get("tricks") or {}
+    result = bridge.get("result") or {}
+    if isinstance(result.get("tricks"), int) and result.get("declarer") in SEAT_NAMES:
+        # once play has ended the result counts every trick: claimed ones and any a revoke moved, which
+        # the tricks played do not ("North-South 3" above "0 tricks: down 7" after a claim of the rest)
+        made = "NS" if result["declarer"] in ("N", "S") else "EW"
+        tricks = {made: result["tricks"], "EW" if made == "NS" else "NS": 13 - result["tricks"]}
     left = bridge.get("tricks_left")
     line = f"Tricks won: North-South {tricks.get('NS', 0)}, East-West {tricks.get('EW', 0)}"
     if left:
@@ -161,6 +169,11 @@ def status_line(snap: dict[str, Any]) -> str:
         return "The director cancelled this board's play."
     if dup.get("stage") == "abandoned":
         return "The director scored this board: its play here is over."
+    if phase in ("shuffle", "cut") and snap.get("game") != "duplicate-bridge" \
+            and snap.get("next_dealer") in SEAT_NAMES:
+        # between deals the head still names the last deal's dealer (a misdeal passes the deal on, a deal
+        # out of turn redealt goes back to its dealer): the players read here who deals now
+        return f"Next deal: {_seat(snap['next_dealer'])} deals."
     if not bridge:
         if phase == "auction" and snap.get("game") in RECORDS_AUCTION and snap.get("dealer") in SEAT_NAMES:
             return f"The auction: {_seat(snap['dealer'])} to call."   # no call yet: the dealer's turn
