@@ -26,6 +26,7 @@ from laws.bridge.calls import parse_call
 from laws.bridge.verdicts import CallIrregularity
 from laws.cards import Card, Seat
 from laws.competition.event_spec import EventKind
+from laws.competition.fouled import FoulCall
 from laws.duplicate.boards import dealer
 
 EVENT_KINDS = frozenset(k.value for k in EventKind)   # an event's table view carries its kind as ``kind``
@@ -210,21 +211,13 @@ def row_envelope(d: Any, *, table: str, kind: str) -> Envelope:
 
 
 @dataclass(frozen=True)
-class Foul:
-    """A fouled-board call: the first card played by a seat the record does not give it to."""
-
-    card: str
-    played_by: str
-    record_seat: str
-    trick: int
-    seats: tuple[str, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"card": self.card, "played_by": self.played_by, "record_seat": self.record_seat,
-                "trick": self.trick, "seats": list(self.seats)}
+class Foul(FoulCall):
+    """A fouled-board call: the first card played by a seat the record does not give it to (the fields and
+    their JSON form are ``laws.competition.fouled.FoulCall``'s, which an event journals; this reads it from
+    a table's message, each field checked and named as the wire names it)."""
 
     @classmethod
-    def from_dict(cls, v: Any) -> Foul:
+    def from_dict(cls, v: Any) -> Foul:  # type: ignore[override]
         if not isinstance(v, dict):
             raise MessageError(f"foul must be null or an object, got {_short(v)}")
         seats = v.get("seats")
