@@ -72,7 +72,9 @@ def score_text(score: dict[str, Any]) -> str:
 
 def progress_text(snap: dict[str, Any], deal_size: int) -> Text:
     """The card bar: the cards dealt (per seat) while a deal is made; once the auction is recorded, the
-    cards played. A duplicate board from its pockets is whole at once (its cards are not dealt here)."""
+    cards played. A duplicate board from its pockets is whole at once (its cards are not dealt here). A
+    missing card found and restored to its hand (``CB-missing-found``) is counted in its seat and said
+    apart: ``51/52 dealt, 1 found  N 13 E 13 S 13 W 13``."""
     counts = snap.get("counts") or {}
     dealt = snap.get("cards_dealt", 0)
     dup = snap.get("duplicate") or {}
@@ -86,6 +88,10 @@ def progress_text(snap: dict[str, Any], deal_size: int) -> Text:
     filled = min(width, round(width * dealt / deal_size)) if deal_size else 0
     bar = "█" * filled + "·" * (width - filled)
     seats = " ".join(f"{s} {counts.get(s, 0):2d}" for s in "NESW") if what == "dealt" else ""
+    # a missing card found and restored to the short hand counts in its seat, not among the cards dealt:
+    # "51/52 dealt" beside four hands of 13 said nothing of where the 52nd came from
+    found = sum(n for n in counts.values() if isinstance(n, int)) - dealt if what == "dealt" else 0
+    what += f", {found} found" if found > 0 else ""
     name = f"board {dup['board']}" if dup.get("board") else f"deal {snap.get('deal', 0)}"
     line = f"{name}  [{bar}] {dealt:2d}/{deal_size} {what}  {seats}".rstrip()
     return Text(f"{line}  phase {phase_words(snap)}")

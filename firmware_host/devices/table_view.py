@@ -14,7 +14,9 @@ fields, ``docs/mqtt.md``), no I/O. For a bridge table that records the auction a
 * once play is over, the result the cards gave and its score, and at a duplicate table how it is
   confirmed (a player of each side presses his seat button);
 * one status line that is true for the phase (:func:`status_line`); between deals (the shuffle and the
-  cut) at a rubber or euchre table, who deals next ("Next deal: East deals.").
+  cut) at a rubber or euchre table, who deals next ("Next deal: East deals."); after a deal stopped for
+  a replacement pack, until the next deal starts, that the table waits for the director's replacement
+  pack, then when he acknowledged it (the status's ``new_pack``).
 
 A table that does not see the game (no auction recorded: rubber bridge without bidding capture, euchre)
 keeps the old lines, which are true there: it waits for the result the director enters.
@@ -22,6 +24,7 @@ keeps the old lines, which are true there: it waits for the result the director 
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from firmware_host.devices.display_text import SEAT_NAMES, SIDE_NAMES, bar_words
@@ -40,6 +43,16 @@ WAITING = {"auction": "the deal is out; waiting for the hand's result (the direc
 
 def _seat(v: Any) -> str:
     return SEAT_NAMES.get(str(v), "-")
+
+
+def _clock(t: Any) -> str:
+    """"at 21:07" (local time), or "it" for a time no clock shows (a status from outside)."""
+    if not isinstance(t, (int, float)) or isinstance(t, bool):
+        return "it"
+    try:
+        return time.strftime("at %H:%M", time.localtime(t))
+    except (OverflowError, OSError, ValueError):
+        return "it"
 
 
 def _contract_words(code: str, declarer: str | None) -> str:
@@ -169,6 +182,14 @@ def status_line(snap: dict[str, Any]) -> str:
         return "The director cancelled this board's play."
     if dup.get("stage") == "abandoned":
         return "The director scored this board: its play here is over."
+    pack = snap.get("new_pack")
+    if isinstance(pack, dict) and snap.get("next_dealer") in SEAT_NAMES:
+        # a deal stopped for a replacement pack: the shoe deals nothing until the director has brought one
+        # and acknowledged, and only a log line out of the players' sight said why (docs/events.md)
+        who = _seat(snap["next_dealer"])
+        if pack.get("waits"):
+            return f"The table waits for the director's replacement pack; then {who} deals."
+        return f"Replacement pack in: the director acknowledged {_clock(pack.get('acknowledged'))}. {who} deals."
     if phase in ("shuffle", "cut") and snap.get("game") != "duplicate-bridge" \
             and snap.get("next_dealer") in SEAT_NAMES:
         # between deals the head still names the last deal's dealer (a misdeal passes the deal on, a deal

@@ -110,6 +110,7 @@ class TableController:
         self.seq = 0
         self.loaded_pack: str | None = None  # journaled: the pack the shoe holds for the next deal
         self.shoe_mark: Mark | None = None   # journaled: the last shoe message committed
+        self.pack_in_at: float | None = None  # the director's ack of a replacement pack (``lamps.new_pack``)
         self.shoe_committed: Mark | None = None  # the last shoe message whose inputs are all committed
         self.acknowledge: Callable[[int | None, int], None] | None = None  # tells the shoe (ordering)
         self._held: list[LawInput] = []
@@ -471,6 +472,7 @@ class TableController:
         if lamps != self.lamps:
             rows.append(("lamp", dict(lamps), t))
         self.seq = self.order.commit(rows)[-1]
+        self.pack_in_at = t if lamp_policy.pack_owed(self.engine.state, self.lamps) else self.pack_in_at
         if mark is not None:
             self.shoe_mark = mark
         self.set_aside = []  # the director has seen them (docs/ordering.md)
@@ -580,7 +582,7 @@ class TableController:
             "ruling": self.last_ruling, "seq": self.seq, "t": self.clock(),
             "claims": choices.open_claims(s), "search": choices.open_search(s), "answers": list(self.answers),
             "bridge": bridge_choices.open_bridge(s), "duplicate": choices.open_board(s),
-            "set_aside": [a.status() for a in self.set_aside],
+            "set_aside": [a.status() for a in self.set_aside], "new_pack": lamp_policy.new_pack(s, self.lamps, self.pack_in_at),
         }
 
     def _status(self) -> None:

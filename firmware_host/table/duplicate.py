@@ -149,6 +149,7 @@ class DuplicateProcedure:
         self.sent_records = False                        # the session sends this table its records
         self.told_next: tuple[int, int] | None = None    # (round, table) whose next move was said
         self.told_players: str = ""                      # the players' names last said at the table
+        self.told_move: tuple[int, int] | None = None    # (round, table) whose "Move for round N" was said
         ctl.on_phase(lambda phase, engine: self.step())
         ctl.on_pack_loaded(lambda pack: self.step())
         ctl.on_shoe_progress(self.step)
@@ -180,6 +181,7 @@ class DuplicateProcedure:
             elif "records" in getattr(self.ctl, "offline", {}):
                 self.ctl.submit(DeviceStatus("records", True, "the session's records check"))
         self.seating = seating
+        self._say_move(message)
         self._say_players(message)
         self._say_next(message)
         if not self._newer_seating_waiting():
@@ -232,6 +234,14 @@ class DuplicateProcedure:
         self.ctl.submit(DeviceNote("session", f"Round {message.get('round')} is over. {words}",
                                    level=logging.INFO))
 
+    def _say_move(self, message: Mapping[str, Any]) -> None:
+        """A table just moved on (the seating's ``move``): "Move for round N." on its display, once a round,
+        before the players read its first board (docs/mqtt.md); only its page said it."""
+        key = (self.seating.round, self.seating.table) if self.seating is not None else None
+        if message.get("move") is True and key is not None and key != self.told_move:
+            self.told_move = key
+            self.ctl.submit(DeviceNote("session", f"Move for round {key[0]}.", level=logging.INFO))
+
     def last_seating(self) -> TableRound | None:
         """The newest seating the journal holds (a restarted table without its broker goes on with it)."""
         found: TableRound | None = None
@@ -247,6 +257,7 @@ class DuplicateProcedure:
                 if "hand_records" in msg:
                     self._take_records(msg)      # the records it took before the restart, checked again
                 self.told_next = None if msg.get("left") else (found.round, found.table)
+                self.told_move = (found.round, found.table) if msg.get("move") is True else self.told_move
         return found
 
     # -- the steps ---------------------------------------------------------------------------------

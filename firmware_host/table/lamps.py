@@ -11,10 +11,12 @@ are held, the only lamp that is not journaled before it lights.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from laws.cards import SEATS, Seat
 from laws.events import Event
 from laws.rulings import Remedy, Ruling
+from laws.state import TableState
 
 RULING_LAMPS = ("redeal", "shuffle", "replace_pack", "attention_N", "attention_E", "attention_S",
                 "attention_W")
@@ -68,6 +70,27 @@ def lamps_for(r: Ruling) -> tuple[str, ...]:
 def after_ack(lamps: dict[str, bool]) -> dict[str, bool]:
     """The director acknowledged: every ruling lamp goes out; device lamps stay."""
     return {name: (on and name not in RULING_LAMPS) for name, on in lamps.items()}
+
+
+def pack_owed(state: TableState, lamps: dict[str, bool]) -> bool:
+    """The last deal stopped for a replacement pack (``replace_pack`` with a dealer: the fault stays in
+    the pack) and the director has not acknowledged since: NEW PACK is still lit."""
+    d = state.deal
+    return d is not None and d.void and d.new_pack and bool(lamps.get("replace_pack"))
+
+
+def new_pack(state: TableState, lamps: dict[str, bool], acknowledged: float | None) -> dict[str, Any] | None:
+    """The status's ``new_pack`` (docs/mqtt.md): from a deal stopped for a replacement pack until the next
+    deal starts, whether the table still waits for the director's replacement pack (``waits``) and, once
+    he has acknowledged, when (``acknowledged``, the journal's time of his acknowledgement). The players
+    read it on the panel (``table_view.status_line``): the shoe deals nothing meanwhile, and a log line
+    out of their sight was all that said why. None otherwise."""
+    d = state.deal
+    if d is None or not (d.void and d.new_pack):
+        return None
+    if lamps.get("replace_pack"):
+        return {"waits": True}
+    return {"waits": False, "acknowledged": acknowledged}
 
 
 def buzz_for(rulings: Iterable[Ruling]) -> bool:

@@ -21,7 +21,7 @@ class TableObserver(Protocol):
     ``next_dealer``, ``lamps`` (name -> bool), ``shoe_online``, ``camera_online``, ``journal_fault`` (None,
     or why the journal cannot be written), ``held`` (inputs waiting for it), ``counts`` (seat -> cards
     dealt this deal), ``score`` (the game's snapshot), ``ruling`` (the last ruling dict or None),
-    ``seq`` (journal sequence of the latest row), ``t``.
+    ``seq`` (journal sequence of the latest row), ``t``, ``new_pack`` (``table.lamps.new_pack``).
     """
 
     def status(self, snapshot: dict[str, Any]) -> None: ...

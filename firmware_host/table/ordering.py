@@ -436,8 +436,10 @@ def _records(ctl: Any, since: int, carried: dict[str, Any] | None, found: list[s
     so only those rows are decoded)."""
     commands: set[str] = set()
     reported: list[setaside.SetAside] = []
+    acked: float | None = None   # the director's latest acknowledgement: a replacement pack's (``lamps.new_pack``)
     if carried is not None:
         commands = {str(c) for c in carried.get("commands", []) if isinstance(c, str)}
+        acked = carried["acked"] if isinstance(carried.get("acked"), (int, float)) else None
         reported = [a for a in map(setaside.SetAside.from_note, carried.get("set_aside", [])) if a is not None]
     rows: set[int] = set()
     for row in ctl.journal.rows_with(("command", "set_aside", "ack"), ("event", "note"), since if carried else 0):
@@ -447,12 +449,13 @@ def _records(ctl: Any, since: int, carried: dict[str, Any] | None, found: list[s
         if row.kind != "note":
             continue
         if "ack" in row.body:
-            reported = []
+            reported, acked = [], row.t
         aside = setaside.SetAside.from_note(row.body)
         if aside is not None:
             rows.add(aside.row)
             reported.append(aside)
     ctl.commands_seen = commands
+    ctl.pack_in_at = acked
     ctl.set_aside_rows = rows | {a.row for a in found}
     ctl.set_aside = reported[-setaside.REPORTED:]
 
@@ -493,7 +496,7 @@ def checkpoint(ctl: Any, *, force: bool = False) -> None:
                         "loaded_pack": ctl.loaded_pack,
                         "shoe": list(ctl.shoe_mark) if ctl.shoe_mark is not None else None,
                         # so that a restart need not search the rows before the checkpoint for them:
-                        "records": {"commands": sorted(ctl.commands_seen),
+                        "records": {"commands": sorted(ctl.commands_seen), "acked": ctl.pack_in_at,
                                     "set_aside": [a.note() for a in ctl.set_aside]}})
     try:
         ctl.seq = ctl.journal.save_checkpoint(ctl.seq, laws_version(), state)  # its binding row

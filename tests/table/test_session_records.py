@@ -118,6 +118,24 @@ def test_after_the_round_the_table_says_where_pairs_and_boards_go_once(tmp_path:
     j.close()
 
 
+def test_a_table_moved_on_says_move_for_the_round_once_even_after_a_restart(tmp_path: Path) -> None:
+    """docs/mqtt.md: a seating's ``move`` is true when the table has just been moved on, and "the display
+    shows 'Move for round N'". The table's own screen said nothing of it (only its page did): round 2's
+    board came up under the players of round 1 with no word that they were to move (audit q1)."""
+    said = lambda: [r.body["text"] for r in j.rows() if r.kind == "note" and "Move for" in str(r.body.get("text"))]  # noqa: E731
+    ctl, proc, j = table(tmp_path, {}, None, source="session")
+    run(ctl, SessionInput(_seating(1, (3, 4), (3, 4))))
+    assert said() == []                                                  # round 1: nobody moves onto it
+    run(ctl, SessionInput(_seating(2, (5, 6), (5, 6)) | {"move": True}))
+    run(ctl, SessionInput(_seating(2, (5, 6), (5, 6)) | {"move": True}))   # said once
+    assert said() == ["Move for round 2."]
+    j.close()
+    ctl, proc, j = table(tmp_path, {}, None, source="session")            # restarted: not said again
+    run(ctl, SessionInput(_seating(2, (5, 6), (5, 6)) | {"move": True}))
+    assert said() == ["Move for round 2."]
+    j.close()
+
+
 def test_a_table_takes_a_pin_of_the_session_s_commitment_or_the_file_s_and_says_which() -> None:
     """One rule for the two commitments ``duplicate open`` and ``event open`` print when the file holds more
     boards than the session plays: a table's ``[duplicate] commitment`` may pin either. A pin of the whole
