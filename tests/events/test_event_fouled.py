@@ -96,6 +96,13 @@ def test_a_held_board_in_a_match_is_released_by_an_assigned_score_or_the_result_
                              "tricks": 9}) == "taken"         # the director finds the call wrong: kept as played
     scored = director_view(session.event, TEAMS)["draws"][0]["scored"][0]
     assert (scored["first_imps"], scored["second_imps"]) == (10, 0) and session.event.complete(1)
+    # the page's line says what the director did (before: '4S by N, 9 tricks corrected to 4S by N, 9 tricks')
+    kept = director_view(session.event, TEAMS)["adjustments"]
+    assert [a["text"] for a in kept] == ["round 1, table 2, board 1: 4S by N, 9 tricks kept as played"]
+    assert correct(session, {"round": 1, "table": 2, "board": 1, "adjusted": "A-/A+"}) == "taken"
+    assert director_view(session.event, TEAMS)["adjustments"][0]["text"] == (
+        "round 1, table 2, board 1: 4S by N, 9 tricks kept as played, then corrected to adjusted: average-minus "
+        "to North-South, average-plus to East-West")
     other = EventSession.create(tmp_path / "ev2", EventSpec(EventKind.SWISS_TEAMS, 4, 3, 1), TEAMS)
     play(other, ROUND1)
     assert correct(other, {"round": 1, "table": 2, "board": 1, "assigned": -420}) == "taken"
