@@ -121,11 +121,22 @@
     source.addEventListener("expired", () => { source.close(); toLogin(); });
     source.onmessage = onView;
   }
+  // An award's worth in the event's scoring (docs/scoring.md §5, §10): IMPs in teams and Swiss pairs, a share
+  // of the top in an individual and in sections; the form said "A+ (60 %)" at a teams event, where it is +3 IMPs.
+  function awardWords(view) {
+    const mp = view.kind === "individual" || view.kind === "pairs-sections";
+    const words = mp ? {"A+": "A+ (60 %)", "A=": "A= (50 %)", "A-": "A- (40 %)"}
+      : {"A+": "A+ (+3 IMPs)", "A=": "A= (0 IMPs)", "A-": "A- (-3 IMPs)"};
+    document.querySelectorAll("#correct-form option").forEach(o => {
+      if (words[o.value]) o.textContent = words[o.value];
+    });
+  }
   window.cardtableEventSeen = [];   // each view's rounds: drawn and complete (tests read it)
   const onView = (e) => {
     const view = JSON.parse(e.data);
     window.cardtableEventSeen.push({round: view.round, complete: (view.draws || []).map(d => d.complete)});
     draw(view);
+    if (view.draws) awardWords(view);
   };
   open();
   // The director's forms (the director's page only): each posts JSON with the login's CSRF token; the
