@@ -17,7 +17,10 @@ runs on the club's machine: ``club/event_screens.py``).
   records of the boards of its round, with the commitment and its index, as a pairs session sends them
   (``wire.duplicate.hand_records_part``), so the table needs no records file of its own; only the
   table's own topic carries them, never its page. When a result completes a round, every table's
-  seating is republished at once with the next round's draw (after the last round: with ``finished``).
+  seating is republished at once with the next round's draw (after the last round: with ``finished``);
+  otherwise the tables answered, and every other table whose view a result changed (the other room's
+  ``released``, a board called fouled ``held`` at the tables that played it), so the one retained is the
+  event as it stands for that table.
   ``event open`` measures the largest message the event can send a table (:func:`largest_table_message`)
   and refuses an event whose messages would not fit the club broker's packet; each is measured again
   before it is published (``session/answers.fitted``): one past the packet goes with its oldest answers
@@ -140,6 +143,7 @@ class EventDesk:
         self._records = {b.number: b for b in setup.boards}
         self._index = board_index(setup.played) if setup.boards else ()   # the boards the event plays
         self._records_parts: dict[tuple[int, ...], dict[str, Any]] = {}   # by the round's boards
+        self._told: dict[str, str] = {}      # what each table's retained message last said of the event
 
     def connect(self, publish: Publish) -> None:
         """Give the desk its way to the broker (called once, by what owns the connection)."""
@@ -184,8 +188,11 @@ class EventDesk:
                 log.info("round %d complete", current)
                 self.publish_all()
             else:
-                for table in sorted(tables):
-                    self.publish_table(table)
+                # the answered tables, and every other table whose view the results changed: the other room's
+                # `released` once both rooms have played a board, every table's `held` once one calls it fouled
+                for table in self.session.tables:
+                    if table in tables or self._told.get(table) != self._what_it_says(table):
+                        self.publish_table(table)
         with self.changed:
             self.changed.notify_all()
         return True
@@ -216,6 +223,14 @@ class EventDesk:
         if self.page_secret is not None and table in s.tables:
             view["page"] = PAGE.format(table=table, key=self.table_key(table))
         return view
+
+    def _what_it_says(self, table: str) -> str:
+        """What a table's message says of the event, but its ``version`` (which every change moves) and its
+        answers (sent whenever they change): compared with what it last said, to send it again only when the
+        event changed for that table."""
+        s = self.session
+        view = table_view(s.event, s.tables, table, 0)
+        return json.dumps(view, sort_keys=True, separators=(",", ":"))
 
     def records_part(self, view: dict[str, Any]) -> dict[str, Any] | None:
         """The ``hand_records`` a table's view is sent with: the records of the boards it plays this round
@@ -248,6 +263,7 @@ class EventDesk:
             text = fitted(topic, message)   # as a pairs session's: answers trimmed, never a packet refused
             if text:
                 publish(topic, text, True)
+                self._told[table] = self._what_it_says(table)
 
     def publish_all(self) -> None:
         """Every table's message, in one hold of the desk's lock (:meth:`publish_table`)."""

@@ -48,13 +48,17 @@ AWARD_WORDS = {"A+": "average-plus", "A=": "average", "A-": "average-minus"}
 
 
 def adjustments(state: EventState) -> list[dict[str, Any]]:
-    """The director's corrections, each with what it replaced and the result now, as the page lists them."""
+    """The director's corrections, each with what it replaced and the result now, as the page lists them:
+    each step in turn, a held board's result given again "kept as played" (not "3NT by S, 9 tricks
+    corrected to 3NT by S, 9 tricks", which read as if nothing had been decided)."""
     out = []
     for (r, t, b), before in sorted(state.corrected.items()):
         now = state.results[(r, t, b)]
-        was = ", ".join(_result_text(x) for x in before)
+        chain = [*before, now]
+        steps = ["kept as played" if nxt.to_dict() == prev.to_dict() else f"corrected to {_result_text(nxt)}"
+                 for prev, nxt in zip(chain, chain[1:])]
         out.append({"round": r, "table": t, "board": b, "was": [x.to_dict() for x in before], "now": now.to_dict(),
-                    "text": f"round {r}, table {t}, board {b}: {was} corrected to {_result_text(now)}"})
+                    "text": f"round {r}, table {t}, board {b}: {_result_text(chain[0])} " + ", then ".join(steps)})
     return out
 
 

@@ -70,6 +70,11 @@ def test_a_blank_or_mistyped_box_is_refused_naming_it_and_quoting_what_was_typed
             said = _send(director, "correct-form", {**where, "contract": "4S", "tricks": "10"})
             assert said == "Not sent: fill in Declarer."
             assert (1, 1, 1) not in club.session.event.results and club.session.refusals == []
+            # an award is worth +3, 0, -3 IMPs at a teams event (docs/competitions.md, docs/scoring.md §10),
+            # not the "60 %" of a matchpointed field the form said
+            awards = director.execute_script("return Array.from(document.querySelectorAll("
+                                             "'#correct-form select[name=award_ns] option')).map(o => o.text);")
+            assert awards == ["", "A+ (+3 IMPs)", "A= (0 IMPs)", "A- (-3 IMPs)"]
             said = _send(director, "correct-form", {**where, "table": "table-02", "contract": "4S",
                                                     "declarer": "N", "tricks": "10"})
             assert said == "a result's table is a whole number from 1, got table-02"
@@ -90,7 +95,8 @@ def test_a_blank_or_mistyped_box_is_refused_naming_it_and_quoting_what_was_typed
             form.find_element(By.TAG_NAME, "button").click()       # "invalid" fires in the click itself
             assert _text(director, "answer").startswith("Not sent: Why: "), _text(director, "answer")
             said = _send(director, "correct-form", {**where, "contract": "pass", "declarer": "N"})
-            assert said == "Done." and club.session.event.results[(1, 1, 1)].contract == "Pass"
+            # taken, it names the board (the form is emptied: a bare "Done." did not say which board it became)
+            assert said == "Done: round 1, table 1, board 1." and club.session.event.results[(1, 1, 1)].contract == "Pass"
             # audit m37: taken, the form kept its boxes, so the next correction sent them again unseen (an
             # award chosen for one board stood over the next board's contract); now it is emptied
             WebDriverWait(director, 60).until(lambda d: not any(_values(d, "correct-form").values()),

@@ -11,9 +11,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from firmware_host.events.desk import EventDesk
 from firmware_host.events.files import render
 from firmware_host.events.session import EventSession
 from firmware_host.events.views import director_view, table_view
+from firmware_host.wire.topics import TOPICS
 from laws.competition.event_spec import EventKind, EventSpec, SectionSpec
 
 TEAMS = ("t-a", "t-b", "t-c", "t-d")
@@ -94,6 +96,13 @@ def test_a_held_board_in_a_match_is_released_by_an_assigned_score_or_the_result_
                              "tricks": 9}) == "taken"         # the director finds the call wrong: kept as played
     scored = director_view(session.event, TEAMS)["draws"][0]["scored"][0]
     assert (scored["first_imps"], scored["second_imps"]) == (10, 0) and session.event.complete(1)
+    # the page's line says what the director did (before: '4S by N, 9 tricks corrected to 4S by N, 9 tricks')
+    kept = director_view(session.event, TEAMS)["adjustments"]
+    assert [a["text"] for a in kept] == ["round 1, table 2, board 1: 4S by N, 9 tricks kept as played"]
+    assert correct(session, {"round": 1, "table": 2, "board": 1, "adjusted": "A-/A+"}) == "taken"
+    assert director_view(session.event, TEAMS)["adjustments"][0]["text"] == (
+        "round 1, table 2, board 1: 4S by N, 9 tricks kept as played, then corrected to adjusted: average-minus "
+        "to North-South, average-plus to East-West")
     other = EventSession.create(tmp_path / "ev2", EventSpec(EventKind.SWISS_TEAMS, 4, 3, 1), TEAMS)
     play(other, ROUND1)
     assert correct(other, {"round": 1, "table": 2, "board": 1, "assigned": -420}) == "taken"
@@ -101,6 +110,30 @@ def test_a_held_board_in_a_match_is_released_by_an_assigned_score_or_the_result_
     assert (scored["first_imps"], scored["second_imps"]) == (13, 0) and other.event.complete(1)
     session.close()
     other.close()
+
+
+def test_the_other_rooms_retained_seating_says_the_board_is_held_or_released(tmp_path: Path) -> None:
+    """The table's retained seating is its view as the event stands (docs/competitions.md, "The table's
+    view"): a board the closed room calls fouled is `held` in the open room's message too, and a board the
+    second room plays is `released` in the first room's. Before, only the table whose result was answered
+    was sent its message: t-a's retained seating said nothing held and t-c's nothing released until the
+    round ended, while their pages said otherwise."""
+    session = EventSession.create(tmp_path / "ev", EventSpec(EventKind.SWISS_TEAMS, 4, 3, 1), TEAMS)
+    sent: list[tuple[str, dict[str, Any]]] = []
+    desk = EventDesk(session)
+    desk.connect(lambda topic, text, retain: sent.append((topic, json.loads(text))))
+    for seq, (table, rnd, number, contract, declarer, tricks, foul) in enumerate(ROUND1, 1):
+        desk.offer(TOPICS.board(table), board(table, TEAMS, seq, rnd, number, contract, declarer, tricks, foul))
+        assert desk.step()
+
+    def last(table: str) -> dict[str, Any]:
+        return [m for topic, m in sent if topic == TOPICS.seating(table)][-1]
+
+    assert last("t-a").get("held") == [1] and last("t-a")["released"] == []
+    assert last("t-b").get("held") == [1]
+    assert last("t-c")["released"] == [{"board": 1, "home_imps": 0, "away_imps": 0}]
+    assert last("t-c") == {**table_view(session.event, TEAMS, "t-c", session.version), "answers": last("t-c")["answers"]}
+    session.close()
 
 
 def test_a_swiss_pairs_board_called_fouled_holds_its_butler_datum_at_every_table(tmp_path: Path) -> None:

@@ -121,21 +121,32 @@
     source.addEventListener("expired", () => { source.close(); toLogin(); });
     source.onmessage = onView;
   }
+  // An award's worth in the event's scoring (docs/scoring.md §5, §10): IMPs in teams and Swiss pairs, a share
+  // of the top in an individual and in sections; the form said "A+ (60 %)" at a teams event, where it is +3 IMPs.
+  function awardWords(view) {
+    const mp = view.kind === "individual" || view.kind === "pairs-sections";
+    const words = mp ? {"A+": "A+ (60 %)", "A=": "A= (50 %)", "A-": "A- (40 %)"}
+      : {"A+": "A+ (+3 IMPs)", "A=": "A= (0 IMPs)", "A-": "A- (-3 IMPs)"};
+    document.querySelectorAll("#correct-form option").forEach(o => {
+      if (words[o.value]) o.textContent = words[o.value];
+    });
+  }
   window.cardtableEventSeen = [];   // each view's rounds: drawn and complete (tests read it)
   const onView = (e) => {
     const view = JSON.parse(e.data);
     window.cardtableEventSeen.push({round: view.round, complete: (view.draws || []).map(d => d.complete)});
     draw(view);
+    if (view.draws) awardWords(view);
   };
   open();
   // The director's forms (the director's page only): each posts JSON with the login's CSRF token; the
   // promise says whether it was taken.
   const token = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
-  function post(path, body) {
+  function post(path, body, done = "Done.") {
     const answer = document.getElementById("answer");
     return fetch(path, {method: "POST", credentials: "same-origin", body: JSON.stringify(body),
                         headers: {"Content-Type": "application/json", "X-CSRF-Token": token}})
-      .then(r => r.json().then(j => { answer.textContent = r.ok ? "Done." : (j.error || "Refused."); return r.ok; }))
+      .then(r => r.json().then(j => { answer.textContent = r.ok ? done : (j.error || "Refused."); return r.ok; }))
       .catch(() => { answer.textContent = "The server did not answer."; return false; });
   }
   // a whole number typed is sent as one; anything else is sent as typed, so the refusal quotes it
@@ -193,7 +204,10 @@
       // taken, the form is emptied, as the page first showed it: kept, an award chosen for one board was sent
       // unseen with the next board's contract (and stood over it); refused, it keeps what was typed
       // (docs/competitions.md)
-      post("/api/event/correct", body).then(ok => { if (ok) correct.reset(); });
+      // taken, the answer names the board it changed, as the duplicate page names its line: the form is
+      // emptied, and a bare "Done." left the director no way to see which board his typing became
+      post("/api/event/correct", body, `Done: round ${body.round}, table ${body.table}, board ${body.board}.`)
+        .then(ok => { if (ok) correct.reset(); });
     });
   }
 })();
