@@ -23,5 +23,5 @@ def test_the_command_plays_the_published_card_and_refuses_what_does_not_fit(tmp_
     assert "the published individual for 16 players has 12 rounds, got 15" in err and err.count("\n") == 1
     assert main(["event", "open", str(tmp_path / "ev3"), "--kind", "swiss-teams", "--entrants", "6", "--rounds",
                  "3", "--boards", "2", "--tables", "a,b,c,d,e,f", "--individual", "published"]) == 2
-    assert "only an individual chooses its table" in capsys.readouterr().err
+    assert "--individual published is for an individual's movement, not swiss-teams" in capsys.readouterr().err
     assert not (tmp_path / "ev2").exists() and not (tmp_path / "ev3").exists()

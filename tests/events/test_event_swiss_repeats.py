@@ -101,7 +101,7 @@ PAGE_JS = STATIC / "event.js"
 RUN_PAGE = """
 const els = {};
 const el = (id) => els[id] || (els[id] = {textContent: "", innerHTML: "", addEventListener() {}});
-global.document = {getElementById: el, querySelector: () => null, body: {dataset: {stream: "/s"}}};
+global.document = {getElementById: el, querySelector: () => null, querySelectorAll: () => [], body: {dataset: {stream: "/s"}}};
 global.window = {location: {assign() {}}};
 let stream = null;
 global.EventSource = class { constructor() { stream = this; } addEventListener() {} close() {} };
