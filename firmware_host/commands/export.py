@@ -94,7 +94,7 @@ _EXPORT_WHAT = {"jsonl": "a JSON Lines export (its first line a JSON object)",
                 "board": "an export of boards (its first line 'Board N: ...' or JSON)"}
 
 
-def _output(path: str | None, fmt: str = "jsonl") -> Path | None:
+def _output(path: str | None) -> Path | None:
     if path is None:
         return None
     out = Path(path)
@@ -102,6 +102,12 @@ def _output(path: str | None, fmt: str = "jsonl") -> Path | None:
         raise _Refused(f"--out {out}: is a directory; name a file", 2)
     if not out.parent.is_dir():
         raise _Refused(f"--out {out}: the folder {out.parent} does not exist", 2)
+    return out
+
+
+def _replaceable(out: Path, fmt: str) -> None:
+    """Refuse to write over a file that is not an earlier export of ``fmt`` (after the journal's own check,
+    so the journal named as --out is said to be the journal)."""
     if out.exists():
         try:
             with out.open("rb") as f:
@@ -111,7 +117,6 @@ def _output(path: str | None, fmt: str = "jsonl") -> Path | None:
         if head and not _EXPORT_HEAD[fmt].match(head):
             raise _Refused(f"--out {out}: the file is there and is not {_EXPORT_WHAT[fmt]}: it is not replaced; "
                            "name another file, or remove it first", 2)
-    return out
 
 
 def _not_the_journal(out: Path | None, journal: Path) -> None:
@@ -198,9 +203,10 @@ def _run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        out = _output(args.out, args.format)
+        out = _output(args.out)
         text, what = (_boards if args.format == "board" else _history)(args, out)
         if out is not None:
+            _replaceable(out, args.format)
             try:
                 out.write_text(text, encoding="utf-8")
             except OSError as exc:
