@@ -211,7 +211,7 @@ def test_a_line_longer_than_the_format_allows_is_refused_unread(capsys: pytest.C
     out = capsys.readouterr()
     assert "new_cut" in out.out   # line 2, at the limit, was ruled on
     assert out.err == f"{f}:3: longer than 65536 bytes (the event format's longest line); not read\n"
-    f.write_bytes(b"\n" + b" " * (50 * 1024 * 1024))   # 50 MB without a newline: refused, never read whole
+    f.write_bytes(b"\n" + b" " * (1024 * 1024))   # 1 MiB without a newline: refused after 64 KiB, never read whole
     assert main(["replay", str(f)]) == 2
     assert capsys.readouterr().err == f"{f}:2: longer than 65536 bytes (the event format's longest line); not read\n"
 
