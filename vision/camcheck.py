@@ -139,7 +139,10 @@ def check_frame(decoder: Decoder, frame: np.ndarray, exposure_us: int | None = N
     median = float(np.median(gray))
     glare, flooded = glare_map(gray)
     clipped = float(np.count_nonzero(glare)) / gray.size
-    checks = [_size_check(codes, unread), _sharp_check(codes), _light_check(paper, clipped, codes, glare, flooded)]
+    # labels of the other symbol (QR read as Micro QR alone): say so, not only "no card code read"
+    unasked = decoder.unasked_variant(frame) if not codes else None
+    checks = [_size_check(codes, unread, unasked), _sharp_check(codes),
+              _light_check(paper, clipped, codes, glare, flooded)]
     smear = None
     if exposure_us is not None and exposure_us > 0:
         smear = 1000.0 * exposure_us / 1e6 / 3.0  # 1 m/s, 3 mm modules
@@ -154,7 +157,16 @@ def check_frame(decoder: Decoder, frame: np.ndarray, exposure_us: int | None = N
     return Report((w, h), tuple(codes), unread, tuple(checks), paper, median, clipped, smear)
 
 
-def _size_check(codes: list[CodeSeen], unread: tuple[tuple[float, float, float], ...]) -> Check:
+SYMBOL_WORDS = {"micro": "Micro QR", "qr": "QR"}
+
+
+def _size_check(codes: list[CodeSeen], unread: tuple[tuple[float, float, float], ...],
+                unasked: str | None = None) -> Check:
+    if not codes and unasked:
+        asked = next(v for v in SYMBOL_WORDS if v != unasked)
+        return Check("size", "fail", None, f"no card code read as {SYMBOL_WORDS[asked]}, but card codes printed as "
+                     f"{SYMBOL_WORDS[unasked]} are in view: these labels are the {unasked} variant; run again "
+                     f"with --variant {unasked}")
     if not codes:
         return Check("size", "fail", None, "no card code read: put labelled cards face up at the far corners "
                      "of the play area and run again")

@@ -97,12 +97,15 @@ class FrameReading:
 
 
 class Decoder(Protocol):
-    """What every backend offers: ``read(frame)`` and a count of rejected texts by reason."""
+    """What every backend offers: ``read(frame)``, a count of rejected texts by reason, and
+    ``unasked_variant(frame)``: the symbol not read in which the frame holds codes of ours."""
 
     name: str
     rejected: Counter[str]
 
     def read(self, frame: np.ndarray) -> FrameReading: ...
+
+    def unasked_variant(self, frame: np.ndarray) -> str | None: ...
 
 
 def as_gray(frame: object) -> np.ndarray:
@@ -181,6 +184,12 @@ class _Base:
     def _retry(self, gray: np.ndarray, box: np.ndarray) -> list[RawRead]:
         """A second, closer look at one card shape in which the whole-frame pass read nothing."""
         return []
+
+    def unasked_variant(self, frame: np.ndarray) -> str | None:
+        """The symbol not read (``micro`` or ``qr``) in which ``frame`` holds a card or bidding code of ours,
+        None when it holds none or every symbol is read: asked when nothing was read, so that labels
+        printed as QR and read as Micro QR alone say why, not only "no card code read"."""
+        return None
 
     def _look_again(self, gray: np.ndarray, raw: list[RawRead]) -> list[RawRead]:
         """Reads of code-shaped regions the whole-frame pass did not read (none by default)."""
@@ -331,6 +340,22 @@ class ZxingDecoder(_Base):
         self._crop_formats = list(fmts.values())  # a QR where only Micro QR is wanted: a foreign code
         self._micro = zxingcpp.BarcodeFormat.MicroQRCode
         self.variants = tuple(variants)
+
+    def unasked_variant(self, frame: np.ndarray) -> str | None:
+        unasked = [v for v in ("micro", "qr") if v not in self.variants]
+        if not unasked:
+            return None
+        gray = as_gray(frame)
+        fmts = {"micro": self._micro, "qr": self._zx.BarcodeFormat.QRCode}
+        found = self._zx.read_barcodes(gray, formats=fmts[unasked[0]], try_downscale=gray.shape[0] > 1100)
+        for b in found:   # asked for QR, zxing-cpp returns Micro QR too (``_ours``): each symbol by its format
+            if b.format == fmts[unasked[0]]:
+                try:
+                    parse_code(b.text)
+                except CodeRejected:
+                    continue
+                return unasked[0]
+        return None
 
     def _ours(self, found: list) -> list:
         """The symbols of ``variants`` among zxing-cpp's reads: asked for QR alone, zxing-cpp returns the

@@ -212,8 +212,8 @@ def write_labels(pack: str, game: str, out: str | Path, variant: Variant | str =
 
 
 def write_sheet(base: Path, pages: list[Image.Image], vectors: list[VectorPage]) -> tuple[Path, tuple[Path, ...]]:
-    """Write a sheet's pages: ``base``.pdf (the vector pages) and ``base``-N.png (the raster proofs)."""
-    base.parent.mkdir(parents=True, exist_ok=True)
+    """Write a sheet's pages: ``base``.pdf (the vector pages) and ``base``-N.png (the raster proofs), in
+    ``base``'s folder, which must exist (a missing one is not made: ``cardtable labels`` refuses it)."""
     pdf = base.with_suffix(".pdf")
     write_pdf(pdf, vectors)
     pngs = []

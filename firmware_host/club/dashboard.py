@@ -52,7 +52,7 @@ from typing import Any
 from firmware_host.club.bridge_answers import AnswerError, check_answer
 from firmware_host.club.claims import ChoiceError, check_choice, check_entry, check_search
 from firmware_host.club.hub import Hub
-from firmware_host.club.results import ResultError, parse_result
+from firmware_host.club.results import ResultError, no_such_deal, parse_result
 from firmware_host.club.state import RESULT_PHASES, ClubState
 from firmware_host.table.bridge_choices import ANSWERS
 from firmware_host.web import stream
@@ -471,8 +471,7 @@ class Dashboard:
         view = self.state.tables[table]
         deal = data.get("deal", view.deal)
         if isinstance(deal, bool) or not isinstance(deal, int) or not 1 <= deal <= max(view.deal, 1):
-            why = f"{view.name or table} has played deals 1 to {view.deal}: there is no deal {deal!r} to correct"
-            return self._json({"error": why}, 409)
+            return self._json({"error": no_such_deal(view.name or table, view.deal, deal)}, 409)
         try:
             event = parse_result(view.game, data.get("result"))
         except ResultError as exc:

@@ -5,7 +5,8 @@ Pure (no I/O). ``parse_result(game, fields)`` turns the fields of a ``result`` e
 into a ``ResultRecorded`` for that game, or raises ``ResultError`` saying what is wrong in the players'
 own words ("there is no eight-level contract"), never a field's code name. The law engine stays the judge
 of whether a result fits the state of the table (a result before the deal ends is refused there and
-journaled as a note). ``result_words`` says a result back as a person would ("4S by South, 10 tricks").
+journaled as a note). ``result_words`` says a result back as a person would ("4S by South, 10 tricks");
+``no_such_deal`` why a correction names a deal the table has not played, in words a director reads.
 """
 
 from __future__ import annotations
@@ -120,3 +121,12 @@ def result_words(game: str, fields: Any) -> str:
                 f"{tricks} tricks")
     alone = ", alone" if fields.get("alone") else ""
     return f"{SIDE_WORDS.get(str(fields.get('makers')), '?')} made trump{alone}, {tricks} tricks"
+
+
+def no_such_deal(name: str, played: int, deal: object) -> str:
+    """Why a correction of ``deal`` at the table ``name``, which has played ``played`` deals, is refused:
+    "has played deals 1 to 0" (before the first deal) and "1 to 1" named no deal, or a range of one; the
+    table's own refusal says the same ("dealt no deal yet", "dealt deal 1 only")."""
+    so_far = ("has played no deal yet" if played < 1 else "has played deal 1 only" if played == 1 else
+              f"has played deals 1 to {played}")
+    return f"{name} {so_far}: there is no deal {deal!r} to correct"

@@ -1,13 +1,32 @@
-"""``cardtable bench NAME``: the benchmarks of ``firmware_host.bench``, by name, or all of them."""
+"""``cardtable bench NAME``: the benchmarks of ``firmware_host.bench``, by name, or all of them.
+
+An option is taken only by the benchmarks named in ``TAKEN_BY``; given to another it is refused (one
+line, exit 2), never ignored: ``bench club --scale 0`` ran the club's benchmark as if nothing were wrong.
+``all`` takes every option, each going to the benchmarks that take it.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from firmware_host import bench
 from firmware_host.bench import BENCHES
 from firmware_host.commands.guard import whole
 
+#: option (its ``dest``) -> the benchmarks that take it, and the value it has when not given
+TAKEN_BY: dict[str, tuple[tuple[str, ...], object]] = {
+    "director_server": (("euchre",), False),
+    "frames": (("vision",), None),
+    "degradations": (("vision",), False),
+    "bidding": (("vision",), False),
+    "outsider": (("vision",), False),
+    "seed": (("vision",), 2026),
+    "against": (("vision",), "today"),
+    "repeats": (("vision",), 1),
+    "scale": (("federation",), None),
+    "outages": (("federation",), 20),
+}
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("bench", help="run a benchmark and print its figures")
@@ -29,25 +48,47 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="vision: only the outsider's table (vision/measure_outsider.py), --frames frames of playing "
                         "cards and of each layout of bidding cards (default 20; 1 with --quick), at 720p and 1080p, "
                         "beside today's decoder on the same frames, with the time ratio")
-    p.add_argument("--seed", type=int, default=2026,
+    p.add_argument("--seed", type=int, default=None,
                    help="vision --bidding/--outsider: the outsider's table's seed (default 2026, the one the "
                         "decoder's constants were chosen on until issue 37's fourth round)")
-    p.add_argument("--against", choices=("today", "filed"), default="today",
+    p.add_argument("--against", choices=("today", "filed"), default=None,
                    help="vision --outsider: the decoder the one as it is is set beside: 'today' (before the last "
                         "round of issue 37, the default) or 'filed' (every remedy issue 37 added turned off: the "
                         "decoder as it was when the issue was filed)")
-    p.add_argument("--repeats", type=whole(1, 100), default=1,
+    p.add_argument("--repeats", type=whole(1, 100), default=None,
                    help="vision --outsider: read each frame this many times by each decoder in turn and keep the "
                         "fastest time (1 to 100, default 1; 3 on a shared machine)")
-    p.add_argument("--scale", type=int, nargs="?", const=1000, default=None, metavar="TABLES",
+    p.add_argument("--scale", type=whole(1, 10_000), nargs="?", const=1000, default=None, metavar="TABLES",
                    help="federation: the simultaneous at scale (12 club brokers, 3 of them real sessions, TABLES tables, "
-                        "20 outages, the first link cut 10 minutes, 1 with --quick)")
-    p.add_argument("--outages", type=int, default=20, metavar="N",
-                   help="federation --scale: how many forced outages (0: the field's pace alone, no outage)")
+                        "1 to 10000, default 1000; 20 outages, the first link cut 10 minutes, 1 with --quick)")
+    p.add_argument("--outages", type=whole(0, 1000), default=None, metavar="N",
+                   help="federation --scale: how many forced outages (0 to 1000, default 20; 0: the field's pace "
+                        "alone, no outage)")
     p.set_defaults(func=_run)
 
 
+def _not_taken(args: argparse.Namespace) -> str:
+    """The first option given that the benchmark named does not take ("" when none); the options not
+    given are then set to their values."""
+    given = [dest for dest in TAKEN_BY if getattr(args, dest) is not None and getattr(args, dest) is not False]
+    for dest in given:
+        areas = TAKEN_BY[dest][0]
+        if args.name != "all" and args.name not in areas:
+            return (f"--{dest.replace('_', '-')} is for bench {' or '.join(areas)}, not bench {args.name}: "
+                    "leave it out")
+    if "outages" in given and "scale" not in given:
+        return "--outages goes with --scale (the simultaneous at scale): give --scale or leave --outages out"
+    for dest, (_areas, value) in TAKEN_BY.items():
+        if dest not in given:
+            setattr(args, dest, value)
+    return ""
+
+
 def _run(args: argparse.Namespace) -> int:
+    problem = _not_taken(args)
+    if problem:
+        print(f"cardtable bench: {problem}", file=sys.stderr)
+        return 2
     names = list(BENCHES) if args.name == "all" else [args.name]
     rc = 0
     for name in names:

@@ -410,8 +410,11 @@ def _host_port(text: str, opt: str = "--broker") -> tuple[str, int]:
 def _federate(args: argparse.Namespace) -> int:
     from firmware_host.federation.bridgefile import ClubBridge
     from firmware_host.federation.topics import EventTopics, TopicError
-    from firmware_host.wire.topics import TOPICS
+    from firmware_host.wire.topics import RESERVED_IDS, TOPICS
 
+    if args.uplink_user in RESERVED_IDS:   # taken here, it was refused only later, by `club broker --federation`
+        return _fail(f"--uplink-user {args.uplink_user!r}: a login the club's broker keeps for itself "
+                     f"({', '.join(RESERVED_IDS)}): choose another (the default is uplink)")
     try:
         host, port = _host_port(args.remote, "--remote")
         password = _password(args.password_file)

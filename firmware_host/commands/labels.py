@@ -14,7 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("labels", help="write a printable sheet of card-code stickers, of bidding cards or "
                                       "of member cards (PDF and PNG)",
                        epilog="example: cardtable labels --pack B7 --game euchre --out labels/b7  (writes "
-                              "labels/b7.pdf, labels/b7-1.png ...)")
+                              "labels/b7.pdf, labels/b7-1.png ... in the folder labels, which must exist)")
     p.add_argument("--pack", help="pack id: two characters from 0-9 and A-Z, e.g. B7 (playing cards; default A1, "
                                   "one id per pack the club owns)")
     p.add_argument("--game", choices=["contract-bridge", "euchre"],
@@ -53,6 +53,15 @@ def _cannot_write(out: str, exc: OSError) -> str:
     return f"--out {out}: cannot write the sheet there{where}"
 
 
+def _no_folder(out: str | None) -> str:
+    """Why ``--out`` cannot be used for want of its folder ("" when it can): a missing folder was made,
+    with its parents, where every other command refuses one (``export --out``), so a typing slip
+    (``--out lables/b7``) left the sheet in a folder nobody looked in."""
+    if out is None or Path(out).parent.exists():
+        return ""
+    return f"--out {out}: the folder {Path(out).parent} does not exist"
+
+
 def _members(args: argparse.Namespace) -> int:
     from firmware_host.session.roster import RosterError, read_roster
     from vision.labels_pdf import MissingFont
@@ -66,6 +75,8 @@ def _members(args: argparse.Namespace) -> int:
         return _refuse("--members prints member cards, always Micro QR: leave out --variant qr")
     if args.out is not None and Path(args.out).suffix.lower() not in ("", ".pdf", ".png"):
         return _refuse(f"--out {args.out}: a label sheet is FILE.pdf with FILE-N.png pages; give FILE or FILE.pdf")
+    if _no_folder(args.out):
+        return _refuse(_no_folder(args.out))
     try:
         roster = read_roster(args.members)
         from vision.codes import encode_member_payload
@@ -109,6 +120,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.out is not None and Path(args.out).suffix.lower() not in ("", ".pdf", ".png"):
         return _refuse(f"--out {args.out}: a label sheet is FILE.pdf with FILE-N.png pages; give FILE or FILE.pdf "
                        f"(not {Path(args.out).suffix})")
+    if _no_folder(args.out):
+        return _refuse(_no_folder(args.out))
     try:
         if args.bidding:
             sheet = write_bidding_labels(args.out or "bidding-cards", args.seats.upper(), args.variant, args.sheet, args.passes,

@@ -26,6 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def run(args: argparse.Namespace) -> int:
     from firmware_host.devices.display_text import ruling_text
+    from firmware_host.records.lines import endless_device
     from firmware_host.records.replay import LogError, dropped_result, game_of, read_events
     from laws.engine import LawEngine
     from laws.games import GAMES
@@ -36,6 +37,14 @@ def run(args: argparse.Namespace) -> int:
                            else open(args.file, "rb"))  # noqa: SIM115
     except OSError as exc:
         print(f"{source}: cannot open: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        endless = endless_device(stream.fileno())
+    except (AttributeError, OSError, ValueError):   # a stream without a descriptor (a test's stand-in)
+        endless = False
+    if endless:   # /dev/zero, /dev/urandom: no end and no lines, as `run --events` refuses them
+        stream.close()
+        print(f"{source}: is a character device, not a terminal or a file of events", file=sys.stderr)
         return 2
     engine = None
     counts: collections.Counter[str] = collections.Counter()
@@ -85,10 +94,21 @@ def run(args: argparse.Namespace) -> int:
 
 def _text_lines(stream: IO[Any], source: str) -> Iterator[str]:
     """The log's lines as text, decoded one at a time so that a line that is not UTF-8 is named by its
-    number after the rulings of the lines before it; a byte-order mark before the first line is skipped."""
+    number after the rulings of the lines before it; a byte-order mark before the first line is skipped.
+    A line is read at most ``MAX_LINE`` bytes (its newline not counted) and one longer is refused there:
+    read whole, a file of one multi-GB line (or ``/dev/zero``) took all the memory it could."""
+    from firmware_host.records.lines import MAX_LINE
     from firmware_host.records.replay import LogError
 
-    for number, raw in enumerate(stream, start=1):
+    number = 0
+    while True:
+        raw = stream.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_LINE and raw[-1:] not in ("\n", b"\n"):
+            raise LogError(source, number, f"longer than {MAX_LINE} bytes (the event format's longest line); "
+                                           "not read")
         if isinstance(raw, str):          # a text stream (already decoded)
             yield raw.removeprefix("\ufeff") if number == 1 else raw
             continue

@@ -33,6 +33,8 @@ only with glare); the default is the config's [vision] remedies, or glare,regrid
 What each reads and costs: vision/CARD_CODES.md, "The [vision] section".
 zones: the default zones, the [zones] syntax and what a point between zones gives are in
 vision/CARD_CODES.md, "Table zones".
+an image in which no code was read but codes of ours in the symbol not read are (QR labels read with
+--variants micro) is said on stderr, naming --variants micro,qr.
 exit status: 0 every image read; 1 with --decoder pyzbar, an image in which it read no code (pyzbar reads
 full QR only, not the Micro QR the labels carry by default); 2 an image or the configuration could not be
 used (named on stderr)."""
@@ -112,6 +114,13 @@ def _run(args: argparse.Namespace) -> int:
         if args.decoder == "pyzbar" and not record["cards"]:
             print(f"cardtable scan: {path}: pyzbar read no code here (it reads full QR only)", file=sys.stderr)
             rc = max(rc, 1)
+        elif not record["cards"] and not record["calls"]:
+            unasked = decoder.unasked_variant(image)   # labels of the symbol not read: say which, and how
+            if unasked:
+                words = {"micro": "Micro QR", "qr": "QR"}
+                print(f"cardtable scan: {path}: no code read, but card codes printed as {words[unasked]} are "
+                      f"here, and only {' and '.join(words[v] for v in variants)} is read: give --variants micro,qr",
+                      file=sys.stderr)
         totals["images"] += 1
         totals["cards"] += len(record["cards"])
         totals["calls"] += len(record["calls"])

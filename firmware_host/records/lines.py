@@ -9,17 +9,39 @@ event's value (``MAX_DIGITS``) is kept as its length (``LongNumber``), so that t
 named by the event format's own check and Python never spends time converting thousands of digits.
 The checks are those of the club's one reader of outside JSON, ``firmware_host.wire.reader.read_json``
 (with its depth limit; ``lone_surrogate`` is its, and finds such text in any decoded JSON value).
+
+``MAX_LINE`` is the event format's longest line (``docs/events.md``, "Conventions"), for every reader of
+it: a longer line is refused as soon as that many bytes have come without a newline, never read whole,
+so a file of one multi-GB line (or ``/dev/zero``) costs no more memory than an ordinary one.
+``endless_device`` says whether an open file is a character device that never ends and is no terminal
+(``/dev/zero``, ``/dev/urandom``): read as a log, it would keep a core busy for ever.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from typing import Any
 
 from firmware_host.wire.reader import MAX_DIGITS, LongNumber, lone_surrogate, parse_int, read_json
 
-__all__ = ["BOM", "MAX_DIGITS", "LineRefused", "LongNumber", "decode_line", "lone_surrogate", "loads", "parse_int"]
+__all__ = ["BOM", "MAX_DIGITS", "MAX_LINE", "LineRefused", "LongNumber", "decode_line", "endless_device",
+           "lone_surrogate", "loads", "parse_int"]
 
 BOM = b"\xef\xbb\xbf"
+MAX_LINE = 64 * 1024  # bytes, its newline not counted; a longer line is not an event anyone typed
+
+
+def endless_device(fd: int) -> bool:
+    """Whether ``fd`` is a character device that is neither a terminal nor ``/dev/null`` (under any name):
+    one with no end and no lines, read for ever at full speed; ``/dev/null`` is an empty file."""
+    st = os.fstat(fd)
+    if not stat.S_ISCHR(st.st_mode) or os.isatty(fd):
+        return False
+    try:
+        return st.st_rdev != os.stat(os.devnull).st_rdev
+    except OSError:
+        return True
 
 
 class LineRefused(ValueError):

@@ -33,13 +33,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from firmware_host.records.lines import BOM, LineRefused, decode_line
+from firmware_host.records.lines import BOM, MAX_LINE, LineRefused, decode_line, endless_device
 from firmware_host.table.controller import DeviceNote, Input, LawInput
 from firmware_host.table.redact import unquoted
 from laws.events import Event, EventFormatError, event_from_dict
 
 log = logging.getLogger(__name__)
-MAX_LINE = 64 * 1024  # bytes; a longer line is not an event anyone typed: it is refused, not read
+__all__ = ["CHUNK", "MAX_LINE", "SNIFF", "EventReader", "Lines", "Refused", "check_path", "read_line"]
 CHUNK = 16 * 1024     # bytes read at a time
 SNIFF = 1024 * 1024   # bytes of a regular file read at start to find an event (a wrong file is refused)
 
@@ -139,7 +139,7 @@ def check_path(path: str | Path, *, sniff: int = SNIFF) -> str:
     except OSError as exc:
         return f"cannot be read ({exc.strerror or exc})"
     try:
-        if stat.S_ISCHR(mode) and not os.isatty(fd) and not _is_dev_null(st):
+        if endless_device(fd):
             # /dev/zero, /dev/urandom, a sensor's device: no end and no lines, read for ever at full speed
             return "is a character device, not a FIFO, a terminal or a file of events"
         if not stat.S_ISREG(mode):
@@ -149,14 +149,6 @@ def check_path(path: str | Path, *, sniff: int = SNIFF) -> str:
         return f"cannot be read ({exc.strerror or exc})"
     finally:
         os.close(fd)
-
-
-def _is_dev_null(st: os.stat_result) -> bool:
-    """``/dev/null`` under any name: an empty file of events (nothing to enter), not a device to refuse."""
-    try:
-        return st.st_rdev == os.stat(os.devnull).st_rdev
-    except OSError:
-        return False
 
 
 def _not_events(fd: int, sniff: int) -> str:

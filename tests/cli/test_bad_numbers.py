@@ -4,6 +4,7 @@ option, exit 2 (the house rule for bad input, README), never a traceback from de
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -223,3 +224,55 @@ def test_export_board_refuses_a_number_no_board_has(capsys: pytest.CaptureFixtur
     """``export board --board -3`` read every journal and said "no duplicate board in board -3 of ..."."""
     err = _usage_error(capsys, ["export", "board", "--board", value])
     assert f"argument --board: a whole number from 1 to 999999999, not {value!r}" in err, err
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    (["bench", "federation", "--scale", "0"], "argument --scale: a whole number from 1 to 10000, not '0'"),
+    (["bench", "federation", "--scale", "-3"], "argument --scale: a whole number from 1 to 10000, not '-3'"),
+    (["bench", "federation", "--scale", "--outages", "-1"], "argument --outages: a whole number from 0 to 1000, "
+                                                             "not '-1'"),
+])
+def test_bench_scale_and_outages_out_of_range_are_refused(capsys: pytest.CaptureFixture[str], line: list[str],
+                                                          says: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """README, ``cardtable bench``: ``--scale 0`` ran the federation's ordinary benchmark as if no
+    ``--scale`` were given, and ``--outages`` was not checked at the command line."""
+    from firmware_host import bench
+
+    monkeypatch.setattr(bench, "run", lambda name, args: 0)   # what ran before: not the minutes of a benchmark
+    assert says in _usage_error(capsys, line)
+
+
+@pytest.mark.parametrize(("line", "says"), [
+    (["bench", "club", "--scale", "5"], "--scale is for bench federation, not bench club: leave it out"),
+    (["bench", "club", "--scale"], "--scale is for bench federation, not bench club: leave it out"),
+    (["bench", "wire", "--outages", "3"], "--outages is for bench federation, not bench wire: leave it out"),
+    (["bench", "table", "--frames", "5"], "--frames is for bench vision, not bench table: leave it out"),
+    (["bench", "club", "--seed", "7"], "--seed is for bench vision, not bench club: leave it out"),
+    (["bench", "vision", "--director-server"], "--director-server is for bench euchre, not bench vision: leave it out"),
+    (["bench", "federation", "--outages", "3"], "--outages goes with --scale (the simultaneous at scale): give "
+                                                "--scale or leave --outages out"),
+])
+def test_bench_refuses_an_option_its_benchmark_does_not_take(capsys: pytest.CaptureFixture[str], line: list[str],
+                                                             says: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """README, ``cardtable bench``: ``bench club --scale 0`` ran the club's benchmark, the option ignored in
+    silence; every option a benchmark does not take is refused in one line, exit 2, before anything runs."""
+    from firmware_host import bench
+
+    ran: list[str] = []
+    monkeypatch.setattr(bench, "run", lambda name, args: ran.append(name) or 0)
+    assert main(line) == 2
+    assert capsys.readouterr().err == f"cardtable bench: {says}\n"
+    assert ran == []
+
+
+def test_bench_fills_in_the_values_of_the_options_not_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The options a benchmark reads have their documented values when not given (seed 2026, 20 outages)."""
+    from firmware_host import bench
+
+    seen: list[Any] = []
+    monkeypatch.setattr(bench, "run", lambda name, args: seen.append(args) or 0)
+    assert main(["bench", "federation", "--scale"]) == 0
+    assert (seen[0].scale, seen[0].outages, seen[0].seed, seen[0].against, seen[0].repeats) == (1000, 20, 2026,
+                                                                                                "today", 1)
+    assert main(["bench", "all", "--scale", "5", "--outages", "0", "--frames", "3"]) == 0
+    assert len(seen) == 1 + len(bench.BENCHES) and (seen[-1].scale, seen[-1].outages, seen[-1].frames) == (5, 0, 3)

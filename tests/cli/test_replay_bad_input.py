@@ -40,7 +40,7 @@ def _replay(capsys: pytest.CaptureFixture[str], tmp_path: Path, *lines: str) -> 
     ('{"type":"deal_start","dealer":"N","pack":"A","t":Infinity}', "field 't'"),
     ('{"type":"deal_start","dealer":"N","pack":"A","t":-Infinity}', "field 't'"),
     ('{"type":"deal_start","dealer":"N","pack":"A","t":1e400}', "field 't'"),
-    ("[" * 100_000 + "]" * 100_000, "nested"),
+    ("[" * 30_000 + "]" * 30_000, "nested"),   # within the longest line (65536 bytes)
     ('{"type":"cut","seat":"N","note":' + "[" * 5000 + "]" * 5000 + "}", "nested"),
 ])
 def test_a_bad_value_is_one_message_naming_line_and_key(capsys: pytest.CaptureFixture[str], tmp_path: Path,
@@ -196,3 +196,32 @@ def test_a_euchre_event_in_a_bridge_deal_is_ignored_and_the_deal_goes_on(capsys:
                            '{"type": "result", "declarer": "S", "contract": "4S", "tricks": 10}')
     assert rc == 0, err
     assert [json.loads(r)["remedy"] for r in out.splitlines()] == ["formation", "score", "game_won"]
+
+
+def test_a_line_longer_than_the_format_allows_is_refused_unread(capsys: pytest.CaptureFixture[str],
+                                                                  tmp_path: Path) -> None:
+    """docs/events.md, "Conventions": a line is at most 65536 bytes, its newline not counted. ``replay``
+    read a line whole, so a file of one multi-GB line (or ``/dev/zero``) took all the memory there was;
+    it reads no further than the longest line and names the line, after the rulings before it."""
+    f = tmp_path / "log.jsonl"
+    at_most = '{"type":"cut","seat":"N","top":3,"bottom":49,"note":"' + "x" * (65536 - 53 - 2) + '"}'
+    assert len(at_most) == 65536
+    f.write_text(GAME + "\n" + at_most + "\n" + at_most + "x\n" + GAME + "\n")
+    assert main(["replay", str(f)]) == 2
+    out = capsys.readouterr()
+    assert "new_cut" in out.out   # line 2, at the limit, was ruled on
+    assert out.err == f"{f}:3: longer than 65536 bytes (the event format's longest line); not read\n"
+    f.write_bytes(b"\n" + b" " * (1024 * 1024))   # 1 MiB without a newline: refused after 64 KiB, never read whole
+    assert main(["replay", str(f)]) == 2
+    assert capsys.readouterr().err == f"{f}:2: longer than 65536 bytes (the event format's longest line); not read\n"
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
+def test_a_character_device_that_never_ends_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``cardtable replay /dev/zero`` read for ever (and, a line at a time, held all of it): refused at
+    once, as ``run --events`` refuses it; ``/dev/null`` is an empty log."""
+    for device in ("/dev/zero", "/dev/urandom"):
+        assert main(["replay", device]) == 2
+        assert capsys.readouterr().err == f"{device}: is a character device, not a terminal or a file of events\n"
+    assert main(["replay", "/dev/null"]) == 2
+    assert capsys.readouterr().err == "/dev/null: no events (the log is empty)\n"

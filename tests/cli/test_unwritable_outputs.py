@@ -218,3 +218,19 @@ def test_labels_out_that_cannot_be_written(tmp_path: Path, capsys: pytest.Captur
     argv = ["labels", *[str(roster) if a == "ROSTER" else a for a in what], "--out", str(out)]
     err = _refused(capsys, argv, out)
     assert err.startswith(f"cardtable labels: --out {out}: cannot write the sheet there ("), err
+
+
+@pytest.mark.parametrize("what", [[], ["--bidding", "--seats", "N"], ["--members", "ROSTER"]])
+def test_labels_out_in_a_missing_folder_is_refused_as_export_refuses_it(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str],
+                                                                        what: list[str]) -> None:
+    """``labels --out missing/dir/b7`` made the folders, with their parents, where ``export --out`` and the
+    other commands refuse a missing folder ("the folder ... does not exist"): a slip of the pen left the
+    sheet in a folder nobody looked in. No document says ``labels`` makes folders; it refuses, making none."""
+    roster = tmp_path / "roster.csv"
+    roster.write_text("1021,Ann Example\n")
+    out = tmp_path / "missing" / "dir" / "b7"
+    argv = ["labels", *[str(roster) if a == "ROSTER" else a for a in what], "--out", str(out)]
+    err = _refused(capsys, argv, out)
+    assert err == f"cardtable labels: --out {out}: the folder {out.parent} does not exist\n"
+    assert not (tmp_path / "missing").exists()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from firmware_host.club.results import no_such_deal
 from firmware_host.live import ClubCommands
 from firmware_host.records.journal import Journal
 from firmware_host.table.controller import TableController
@@ -78,3 +79,19 @@ def test_the_table_journals_a_correction_and_refuses_one_for_a_deal_not_dealt(tm
         answers = {a["id"]: a for a in ctl.snapshot()["answers"]}
         assert answers["c9"]["ok"] and not answers["c10"]["ok"]
         assert journal.verify().ok
+
+
+def test_a_correction_for_a_deal_not_played_names_the_deals_played_in_plain_words(dash: Any) -> None:
+    """docs/mqtt.md, "Corrections": the dashboard refuses a correction of a deal the table has not played.
+    After one deal it said "Table 1 has played deals 1 to 1", before the first "deals 1 to 0", which names
+    no deal; it now says what the table's own refusal says (outside audit p2, commit cbc310c)."""
+    d, client, _ = dash
+    _status(d, 1, "scoring", 1)
+    login(client)
+    headers = {"X-CSRF-Token": csrf(client), "Origin": "http://club.test"}
+    r = client.post("/api/correct", json={"table": "t1", "deal": 2, "result": {"declarer": "S", "contract": "4H",
+                                                                                "tricks": 10}}, headers=headers)
+    assert r.status_code == 409
+    assert r.json()["error"] == "Table 1 has played deal 1 only: there is no deal 2 to correct"
+    assert no_such_deal("Table 1", 0, 2) == "Table 1 has played no deal yet: there is no deal 2 to correct"
+    assert no_such_deal("t2", 3, 7) == "t2 has played deals 1 to 3: there is no deal 7 to correct"

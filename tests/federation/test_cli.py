@@ -351,6 +351,13 @@ def test_serve_names_a_web_bind_it_cannot_use(tmp_path: Path, records: Path, cap
     ("", [], "--password-file {pw}: the file is empty (it holds the login's password)"),
     ("s3cret", ["--uplink-user", "bad user"],
      "--uplink-user: the uplink's login 'bad user' cannot be a topic level: 1 to 32 letters, digits, - or _"),
+    # a login the club's broker keeps: written, it was refused only later, by `club broker --federation`
+    ("s3cret", ["--uplink-user", "dashboard"],
+     "--uplink-user 'dashboard': a login the club's broker keeps for itself (dashboard, session, spectate, "
+     "broadcast, spectator): choose another (the default is uplink)"),
+    ("s3cret", ["--uplink-user", "spectator"],
+     "--uplink-user 'spectator': a login the club's broker keeps for itself (dashboard, session, spectate, "
+     "broadcast, spectator): choose another (the default is uplink)"),
 ])
 def test_federate_refuses_what_would_write_a_broken_bridge(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                           password: str, extra: list[str], words: str) -> None:

@@ -150,7 +150,7 @@ def test_config_init_names_the_program_by_its_path(tmp_path: Path, capsys: pytes
 
 
 def test_setup_says_what_labels_prints_without_its_font(monkeypatch: pytest.MonkeyPatch,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+                                                         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """`cardtable labels` needs DejaVu Sans Bold (fonts-dejavu-core, or matplotlib's copy the club's extra
     brings); no step said so. Step 6 prints a label and installs the package first, C1 says the club's
     machine has the font through its extra, and the line step 6 quotes is the one a machine without the
@@ -158,7 +158,7 @@ def test_setup_says_what_labels_prints_without_its_font(monkeypatch: pytest.Monk
     real = Path.is_file
     monkeypatch.setattr(Path, "is_file", lambda self: not self.name.endswith(".ttf") and real(self))
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    assert main(["labels", "--pack", "A1", "--out", "/nonexistent/labels-A1"]) == 2
+    assert main(["labels", "--pack", "A1", "--out", str(tmp_path / "labels-A1")]) == 2
     err = capsys.readouterr().err.strip()
     six, c1 = (" ".join(t.split()) for h, t in _steps() if h.startswith(("6.", "C1.")))
     raw = SETUP.split("\n## 6. ", 1)[1].split("\n## ", 1)[0]

@@ -228,3 +228,30 @@ def test_a_reflection_on_the_felt_is_still_glare() -> None:
     report = check_frame(make_decoder("zxing"), cv2.cvtColor(felt, cv2.COLOR_GRAY2BGR))
     light = next(c for c in report.checks if c.name == "light")
     assert "glare" in light.advice and light.status != "ok"
+
+
+def _qr_labels_frame() -> np.ndarray:
+    """Two cards whose codes are printed as QR (``labels --variant qr``), as the camera sees them."""
+    cards = [Card.parse(c) for c in ("AS", "KH")]
+    items = tuple(Item(payload("B7", c), -150 + 300 * i, 0, 10.0 * i, c, foreign=True, micro=False)
+                  for i, c in enumerate(cards))
+    return photo_frame(Shot(size=(1280, 720), field_mm=800, items=items), np.random.default_rng(1))[0]
+
+
+def test_camera_check_on_qr_labels_names_the_variant_to_give(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A table whose labels are the QR variant, checked without ``--variant qr``, said only "no card code
+    read" (exit 3), and the installer moved the camera about; the decoder sees codes of ours printed as
+    QR, so the check says so and names ``--variant qr``. Checked as QR, the same picture reads."""
+    img = tmp_path / "qr-table.png"
+    cv2.imwrite(str(img), _qr_labels_frame())
+    assert main(["camera-check", "--image", str(img)]) == 3
+    out = capsys.readouterr().out
+    assert ("FAIL     size: no card code read as Micro QR, but card codes printed as QR are in view: these labels "
+            "are the qr variant; run again with --variant qr") in out
+    assert main(["camera-check", "--image", str(img), "--variant", "qr", "--json"]) in (0, 1)
+    assert len(json.loads(capsys.readouterr().out)["codes"]) == 2
+    blank = tmp_path / "felt.png"   # nothing of ours in view: the advice of before
+    cv2.imwrite(str(blank), np.full((720, 1280, 3), (40, 100, 30), np.uint8))
+    assert main(["camera-check", "--image", str(blank)]) == 3
+    assert "no card code read: put labelled cards" in capsys.readouterr().out

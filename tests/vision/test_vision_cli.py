@@ -254,3 +254,22 @@ def test_labels_with_only_matplotlibs_dejavu_draw_every_page_in_it(tmp_path: Pat
     bundled = Path(matplotlib.__file__).parent / "mpl-data/fonts/ttf/DejaVuSans-Bold.ttf"
     assert Path(getattr(_font(40), "path", "")) == bundled
     assert main(["labels", "--pack", "B7", "--out", str(tmp_path / "b7")]) == 0
+
+
+def test_scan_of_qr_labels_read_as_micro_qr_alone_says_which_variants_to_give(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``scan --variants micro`` (or a config naming micro alone) of a table with QR labels printed an empty
+    line and nothing else; it says on stderr that codes of ours printed as QR are there, naming
+    ``--variants micro,qr`` (exit status as before: the image was read)."""
+    from test_vision_camcheck import _qr_labels_frame
+
+    img = tmp_path / "qr-table.png"
+    cv2.imwrite(str(img), _qr_labels_frame())
+    assert main(["scan", str(img), "--variants", "micro"]) == 0
+    got = capsys.readouterr()
+    assert json.loads(got.out)["cards"] == []
+    assert got.err == (f"cardtable scan: {img}: no code read, but card codes printed as QR are here, and only Micro QR "
+                       "is read: give --variants micro,qr\n")
+    assert main(["scan", str(img), "--variants", "micro,qr"]) == 0
+    got = capsys.readouterr()
+    assert len(json.loads(got.out)["cards"]) == 2 and got.err == ""
