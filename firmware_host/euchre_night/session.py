@@ -22,10 +22,11 @@ neither journaled nor answered, so the table sends it again after the missing on
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +122,10 @@ class NightSession(JournalledService):
         path = session_path(folder)
         if path.exists() and path.stat().st_size:
             raise NightError(f"{path}: a euchre night is already there (open it, or choose another folder)")
+        # the night's identity on the wire (``night_id``), journaled in its setup, so the same after a restart
+        # and another for the next night of the same players: without it a table could not tell a night left
+        # in round 1 from the next night's round 1, and sent the old night's hands to the new one
+        setup = replace(setup, id=setup.id or secrets.token_hex(8))
         journal, state = cls._journal_of(folder, setup, clock, "FULL")
         return cls(journal, state, clock, [])
 

@@ -401,3 +401,36 @@ def test_fields_the_notation_does_not_name_are_not_kept(tmp_path: Path) -> None:
     assert "comment" not in body and "hands_extra" not in body and body["tricks"] == 3
     assert "comment" not in json.dumps([r.body for r in s.journal.rows()])
     s.close()
+
+
+def test_a_night_has_its_own_id_and_refuses_a_hand_or_stop_of_another_night(tmp_path: Path) -> None:
+    """A seating named no night, and the night took any table's hand of its round: a night left in round 1
+    and the next night of the same players (docs/euchre.md, "What if") were one night to a table. Each night
+    now has its identity, made at its opening and journaled (the same after a restart, another for the next
+    night of the same players), on every seating as ``night_id``; a hand or stop naming another night is
+    refused with the reason; one without it (a table of before) is taken as this night's."""
+    from firmware_host.euchre_night.desk import NightDesk
+
+    s = NightSession.create(tmp_path / "n", setup(hands=1))
+    other = NightSession.create(tmp_path / "o", setup(hands=1))
+    mine, theirs = s.night.setup.id, other.night.setup.id
+    assert len(mine) == 16 and mine != theirs
+    assert NightDesk(s).seating("table-01").to_dict()["night_id"] == mine
+    n = s.night
+    got = s.take([message({**hand(n, 1, 1), "night_id": theirs}, 1), message({**hand(n, 2, 1), "night_id": 7}, 2),
+                  message({**hand(n, 1, 1), "night_id": mine}, 3), message(hand(n, 2, 1), 4)])
+    assert [a.status for _, a in got] == ["refused", "refused", "taken", "taken"]
+    assert got[0][1].why == f"table-01: the hand is of another night (night_id {theirs}), not of this one ({mine})"
+    assert got[1][1].why == f"table-02: the hand is of another night (night_id 7), not of this one ({mine})"
+    assert n.hands[(1, 1, 1)].body["night_id"] == mine and "night_id" not in n.hands[(1, 2, 1)].body
+    s.call("director")
+    (_, a), = s.take([message({"type": "stop", "table": "table-01", "table_number": 1, "round": 2, "hands": 0,
+                               "night_id": theirs}, 5)])
+    assert a.status == "refused" and "the stop is of another night" in a.why
+    s.close()
+    again = NightSession.open(tmp_path / "n")
+    assert again.night.setup.id == mine and len(again.night.hands) == 2
+    assert NightDesk(again).seating("table-02").to_dict()["night_id"] == mine
+    again.close()
+    other.close()
+
