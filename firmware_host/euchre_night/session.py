@@ -39,7 +39,7 @@ from firmware_host.session.journalled import (
     session_path,
 )
 from firmware_host.wire.euchre import hand_says
-from firmware_host.wire.messages import ANSWERS_KEPT, Envelope, MessageError, SessionAnswer
+from firmware_host.wire.messages import ANSWERS_KEPT, MessageError, SessionAnswer, row_envelope
 from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS, Topics
 from laws.euchre_night.form import FIELDS
@@ -153,7 +153,8 @@ class NightSession(JournalledService):
         ``<table>:<seq>`` and ``t``): the reader the session's ordering is given.
 
         Raises:
-            MessageError: not a table's hand topic, not JSON, not an envelope, a body that is neither a
+            MessageError: not a table's hand topic, not JSON, not an envelope (or one that breaks a ``board``
+                envelope's rules: ``seq`` 1 or more, ``t`` not before the epoch, ...), a body that is neither a
                 hand nor a stop, or one naming another table (the text says which). The director's records
                 (``call``, ``correct``, ``substitute``) come from the director's pages only: a table's
                 login once called the round, corrected its own hand and put a substitute in for a player
@@ -166,7 +167,9 @@ class NightSession(JournalledService):
         if not got.ok:
             assert got.refusal is not None
             raise MessageError(got.refusal.why)
-        env = Envelope.from_dict(got.value, table=name.table, kind="hand")
+        # a hand's envelope is ordered by its journal row as a ``board`` message's is, and held to the same
+        # rules (docs/mqtt.md): it took a ``seq`` 0, a ``t`` before the epoch, a ``prev`` above its ``seq``
+        env = row_envelope(got.value, table=name.table, kind="hand")
         body = dict(env.body)
         if body.get("type") not in ("hand", "stop"):   # a call, correction or substitution is the director's
             raise MessageError(f"a table's hand topic carries a hand or a stop, not a record of type "

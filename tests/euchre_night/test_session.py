@@ -434,3 +434,31 @@ def test_a_night_has_its_own_id_and_refuses_a_hand_or_stop_of_another_night(tmp_
     again.close()
     other.close()
 
+
+@pytest.mark.parametrize("field, value, why", [
+    ("seq", 0, "seq (the table's journal row, which counts from 1) must be a whole number 1 to 4611686018427387904, got 0"),
+    ("t", -5, "t must be the seconds since the epoch when the table sent it (0 or more), got -5"),
+    ("prev", 8, "prev (the seq of the table's previous ordered message, at most its own) must be a whole number 0 "
+                "to 7, got 8"),
+    ("deal", "1", "deal must be a whole number 0 to 4611686018427387904, got '1'"),
+    ("secret", "no", "secret must be true or false, got 'no'"),
+])
+def test_a_hand_s_envelope_is_held_to_the_board_envelope_s_rules(tmp_path: Path, field: str, value: Any,
+                                                                  why: str) -> None:
+    """docs/mqtt.md gave the rules of a ``board`` message's envelope and none for a ``hand``'s, which the night
+    read more loosely: a ``seq`` 0, a ``t`` before the epoch, a ``prev`` above its ``seq``, a ``deal`` "1" and a
+    ``secret`` "no" were taken. A hand is ordered by its journal row as a board is: the same rules, the same
+    refusals; ``prev``, ``deal`` and ``secret`` may be left out."""
+    s = NightSession.create(tmp_path / "n", setup())
+    n = s.night
+
+    def sent(body: dict[str, Any], **env: Any) -> Offered:
+        e = {"table": "table-01", "kind": "hand", "seq": 7, "t": 1.0, "body": body, **env}
+        return Offered(TOPICS.table("table-01", "hand"), json.dumps(e).encode())
+
+    (_, a), = s.take([sent(hand(n, 1, 1), **{field: value})])
+    assert (a.source, a.status, a.why) == (f"table-01:{7 if field != 'seq' else 0}", "refused", why)
+    (_, a), = s.take([sent(hand(n, 1, 1), prev=7, deal=0, secret=False)])   # prev may be its own seq
+    assert a.status == "taken"
+    s.close()
+
