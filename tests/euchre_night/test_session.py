@@ -462,3 +462,27 @@ def test_a_hand_s_envelope_is_held_to_the_board_envelope_s_rules(tmp_path: Path,
     assert a.status == "taken"
     s.close()
 
+
+def test_what_the_hand_notation_says_an_outside_table_may_send(tmp_path: Path) -> None:
+    """docs/euchre.md, as an outside table's author reads it ("The hand notation", the seating's ``answers``):
+    ``plays: []`` is a hand sent without its cards, scored on its figures as sent (``hands`` may be empty
+    lists); a misdeal's ruling (``EU-41``, ``remedy`` ``misdeal``, with its ``deal``) goes with the next hand;
+    a ``remedy`` not of the rulings' format is refused; the same ``source`` answered again is a second
+    ``repeat`` entry in ``answers``."""
+    s = NightSession.create(tmp_path / "n", setup(hands=4))
+    n = s.night
+    bare = {**hand(n, 1, 1, tricks=5), "plays": [], "hands": {k: [] for k in "NESW"}}
+    assert [a.status for _, a in s.take([message(bare, 1)])] == ["taken"]
+    assert n.points(n.hands[(1, 1, 1)]) == {Seat.N: 2, Seat.S: 2, Seat.E: 0, Seat.W: 0}   # a march, as sent
+    assert [a.status for _, a in s.take([message(bare, 1)]) + s.take([message(bare, 1)])] == ["repeat", "repeat"]
+    assert [(a.source, a.status) for a in s.answers["table-01"]] == [("table-01:1", "taken"),
+                                                                     ("table-01:1", "repeat"), ("table-01:1", "repeat")]
+    misdeal = {"deal": 1, "clause": "EU-41", "law": "Euchre, law 41", "remedy": "misdeal",
+               "text": "Misdeal: South received 4 cards in one packet; under law 41 East loses the deal to South."}
+    (_, a), = s.take([message({**hand(n, 1, 2), "deal": 2, "rulings": [dict(misdeal, remedy="bogus")]}, 2)])
+    assert a.why == "table-01, round 1, hand 2: rulings[0].remedy must be a remedy of the rulings' format, got bogus"
+    (_, a), = s.take([message({**hand(n, 1, 2), "deal": 2, "rulings": [misdeal]}, 3)])
+    assert a.status == "taken" and n.hands[(1, 1, 2)].body["rulings"] == [misdeal]
+    (_, a), = s.take([message({**hand(n, 1, 3), "plays": [["N", "JC"]]}, 4)])
+    assert a.why == "table-01, round 1, hand 3: plays must be five tricks of 4 cards (20 plays), got 1 plays"
+    s.close()
