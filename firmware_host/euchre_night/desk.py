@@ -208,7 +208,7 @@ class NightDesk:
             return EuchreSeating(table, k, rnd, night.setup.rounds, night.setup.hands, seats,
                                  rnd in night.called, night.table_done(rnd, k) if seats else True, night.finished,
                                  tuple(s.answers.get(table, ())), self.page_of(table), s.version, time.time(),
-                                 bool(seats) and k in night.round(rnd).repeats)
+                                 bool(seats) and k in night.round(rnd).repeats, night.setup.id)
 
     def publish_all(self) -> None:
         """Every table's seating (retained): after a round ends or is called, and on every connection."""

@@ -22,10 +22,11 @@ neither journaled nor answered, so the table sends it again after the missing on
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ from firmware_host.session.journalled import (
     session_path,
 )
 from firmware_host.wire.euchre import hand_says
-from firmware_host.wire.messages import ANSWERS_KEPT, Envelope, MessageError, SessionAnswer
+from firmware_host.wire.messages import ANSWERS_KEPT, MessageError, SessionAnswer, row_envelope
 from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS, Topics
 from laws.euchre_night.form import FIELDS
@@ -121,6 +122,10 @@ class NightSession(JournalledService):
         path = session_path(folder)
         if path.exists() and path.stat().st_size:
             raise NightError(f"{path}: a euchre night is already there (open it, or choose another folder)")
+        # the night's identity on the wire (``night_id``), journaled in its setup, so the same after a restart
+        # and another for the next night of the same players: without it a table could not tell a night left
+        # in round 1 from the next night's round 1, and sent the old night's hands to the new one
+        setup = replace(setup, id=setup.id or secrets.token_hex(8))
         journal, state = cls._journal_of(folder, setup, clock, "FULL")
         return cls(journal, state, clock, [])
 
@@ -148,7 +153,8 @@ class NightSession(JournalledService):
         ``<table>:<seq>`` and ``t``): the reader the session's ordering is given.
 
         Raises:
-            MessageError: not a table's hand topic, not JSON, not an envelope, a body that is neither a
+            MessageError: not a table's hand topic, not JSON, not an envelope (or one that breaks a ``board``
+                envelope's rules: ``seq`` 1 or more, ``t`` not before the epoch, ...), a body that is neither a
                 hand nor a stop, or one naming another table (the text says which). The director's records
                 (``call``, ``correct``, ``substitute``) come from the director's pages only: a table's
                 login once called the round, corrected its own hand and put a substitute in for a player
@@ -161,7 +167,9 @@ class NightSession(JournalledService):
         if not got.ok:
             assert got.refusal is not None
             raise MessageError(got.refusal.why)
-        env = Envelope.from_dict(got.value, table=name.table, kind="hand")
+        # a hand's envelope is ordered by its journal row as a ``board`` message's is, and held to the same
+        # rules (docs/mqtt.md): it took a ``seq`` 0, a ``t`` before the epoch, a ``prev`` above its ``seq``
+        env = row_envelope(got.value, table=name.table, kind="hand")
         body = dict(env.body)
         if body.get("type") not in ("hand", "stop"):   # a call, correction or substitution is the director's
             raise MessageError(f"a table's hand topic carries a hand or a stop, not a record of type "

@@ -19,7 +19,8 @@ from typing import Any
 
 from laws.cards import Seat
 from laws.euchre_night.formats import Round
-from laws.euchre_night.night import Night, rules_to_dict
+from laws.euchre_night.night import Night
+from laws.euchre_night.scoring import rules_to_dict
 
 STANDINGS = "cardtable-euchre-standings/1"
 HANDS = "cardtable-euchre-hands/1"

@@ -66,8 +66,8 @@ class NightTable(Resending[str]):
         self.rulings: dict[int, list[dict[str, Any]]] = {}
         self.resulted: set[int] = set()       # deals whose result the table recorded from the cards
         self.scored: set[int] = set()         # deals scored (sent, or scored outside a night's round)
-        self.sent_in: dict[int, int] = {}     # round -> hands sent
-        self.stopped: set[int] = set()        # rounds the table sent its stop for
+        self.sent_in: dict[tuple[str, int], int] = {}   # (night_id, round) -> hands sent
+        self.stopped: set[tuple[str, int]] = set()      # (night_id, round): the rounds the table sent its stop for
         self._sources: dict[str, set[str]] = {}
         self._owed: tuple[str, int] | None = None   # the hand a kill at its end left to finish (``_restore``)
         self._restore()
@@ -123,7 +123,7 @@ class NightTable(Resending[str]):
             body = row.body.get("euchre_hand")
             if isinstance(body, dict):
                 key = _key(body)
-                rnd = int(body.get("round") or 0)
+                rnd = (str(body.get("night_id", "")), int(body.get("round") or 0))
                 if body.get("type") == "hand":
                     self.sent_in[rnd] = max(self.sent_in.get(rnd, 0), int(body.get("hand") or 0))
                     deal = int(body.get("deal") or 0)
@@ -168,12 +168,16 @@ class NightTable(Resending[str]):
         s = self.seating
         return s is not None and bool(s.seats) and not s.done and not s.finished
 
+    def hands_sent(self, rnd: int) -> int:
+        """Hands sent in round ``rnd`` of the night in force (the seating's ``night_id``)."""
+        return self.sent_in.get((self.seating.night_id if self.seating else "", rnd), 0)
+
     def may_deal(self) -> bool:
         """Whether a new hand may start: seated, the round neither called nor played out."""
         s = self.seating
         if s is None or not s.seats or s.done or s.called or s.finished:
             return False
-        return self.sent_in.get(s.round, 0) < s.hands
+        return self.sent_in.get(_round(s), 0) < s.hands
 
     # -- sending ----------------------------------------------------------------------------------------
 
@@ -205,11 +209,11 @@ class NightTable(Resending[str]):
 
     def _maybe_stop(self) -> None:
         s = self.seating
-        if s is None or not s.seats or not s.called or s.done or s.round in self.stopped or self.in_play():
+        if s is None or not s.seats or not s.called or s.done or _round(s) in self.stopped or self.in_play():
             return
-        self.stopped.add(s.round)
+        self.stopped.add(_round(s))
         self._send({"type": "stop", "table": s.table, "table_number": s.table_number, "round": s.round,
-                    "hands": self.sent_in.get(s.round, 0)})
+                    "hands": self.sent_in.get(_round(s), 0), **_night(s)})
 
     # -- the observer ------------------------------------------------------------------------------------
 
@@ -233,7 +237,7 @@ class NightTable(Resending[str]):
         d = self.ctl.engine.state.deal
         if s is None or not s.seats or s.done or d is None or d.number != deal:
             return   # a hand outside the night's rounds: the table scores it, the night does not
-        number = self.sent_in.get(s.round, 0) + 1
+        number = self.sent_in.get(_round(s), 0) + 1
         if number > s.hands:
             return
         try:
@@ -250,7 +254,8 @@ class NightTable(Resending[str]):
         for n in [n for n in self.rulings if n < deal]:
             del self.rulings[n]
         body["rulings"] = earlier + body["rulings"]
-        self.sent_in[s.round] = number
+        body.update(_night(s))   # the night it was played in, which refuses it when it is another's
+        self.sent_in[_round(s)] = number
         self._send(body, deal)
         self._maybe_stop()
 
@@ -304,11 +309,14 @@ class NightTable(Resending[str]):
 
 
     def _begin(self, before: EuchreSeating | None, s: EuchreSeating) -> None:
-        """A seating after a finished one, or of an earlier round than the one before it, is a new night
-        (a night's round never goes back): its hands are counted from nothing, and the last night's, sent
-        or stopped, are its no more. Counted by round number for good, a table's second night on the same
-        journal had its rounds "played out" by the first night's hands before they began, and sent none."""
-        if before is None or not (before.finished and not s.finished or s.round < before.round):
+        """A seating naming another night (``night_id``), after a finished one, or of an earlier round than the
+        one before it (a night's round never goes back) is a new night: its hands are counted from nothing,
+        and the last night's, sent or stopped, are its no more. Counted by round number for good, a table's
+        second night on the same journal had its rounds "played out" by the first night's hands before they
+        began, and sent none; without the night's identity, a night left in round 1 (its process stopped for
+        good) and the next night's round 1 were one night, the old hands owed to the new one."""
+        if before is None or not (before.night_id != s.night_id or before.finished and not s.finished
+                                  or s.round < before.round):
             return
         self.sent_in.clear()
         self.stopped.clear()
@@ -336,12 +344,24 @@ def connect(night: NightTable, ctl: Any, publisher: Any) -> NightTable:
 
 
 def _order(key: str) -> tuple[int, int]:
-    rnd, _, what = key.partition("/")
+    rnd, what = key.split("/")[-2:]
     return int(rnd), 10**6 if what == "stop" else int(what)
 
 
 def _key(body: dict[str, Any]) -> str:
-    return f"{body.get('round')}/{body.get('hand') if body.get('type') == 'hand' else 'stop'}"
+    """``"round/hand"`` or ``"round/stop"``, after ``"<night_id>/"`` when the night has one."""
+    night = f"{body['night_id']}/" if body.get("night_id") else ""
+    return f"{night}{body.get('round')}/{body.get('hand') if body.get('type') == 'hand' else 'stop'}"
+
+
+def _round(s: EuchreSeating) -> tuple[str, int]:
+    """The seating's round, as the hands sent and the stops are counted: by night, then round number."""
+    return s.night_id, s.round
+
+
+def _night(s: EuchreSeating) -> dict[str, str]:
+    """What a hand or stop says of its night: ``night_id``, when the seating named one."""
+    return {"night_id": s.night_id} if s.night_id else {}
 
 
 def _owed(d: DealState | None, seating: EuchreSeating, at_last_event: EuchreSeating | None,

@@ -66,6 +66,7 @@ class EuchreSeating:
     seq: int
     t: float
     repeat: bool = False                     # a Swiss round no draw could make without one: this table's
+    night_id: str = ""                       # the night's identity (made at its opening); "": a night of before
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "euchre_seating", "table": self.table, "table_number": self.table_number,
@@ -73,7 +74,8 @@ class EuchreSeating:
                 "seats": {s: {"player": p, "name": n} for s, (p, n) in self.seats.items()},
                 "called": self.called, "done": self.done, "finished": self.finished,
                 "answers": [a.to_dict() for a in self.answers[-ANSWERS_KEPT:]], "page": self.page,
-                "seq": self.seq, "t": self.t, **({"repeat": True} if self.repeat else {})}
+                "seq": self.seq, "t": self.t, **({"repeat": True} if self.repeat else {}),
+                **({"night_id": self.night_id} if self.night_id else {})}
 
     @classmethod
     def from_dict(cls, d: Any) -> EuchreSeating:
@@ -97,7 +99,8 @@ class EuchreSeating:
                    whole(d.get("hands"), "hands", 1, 99), out, d.get("called") is True, d.get("done") is True,
                    d.get("finished") is True, tuple(SessionAnswer.from_dict(a) for a in answers),
                    str(d.get("page") or ""), whole(d.get("seq"), "seq", 0, 2**62), float(d.get("t") or 0),
-                   d.get("repeat") is True)
+                   d.get("repeat") is True,
+                   "" if d.get("night_id") in (None, "") else text(d.get("night_id"), "night_id", 64))
 
     def players(self) -> dict[str, int]:
         """Seat -> player number (what a hand names)."""

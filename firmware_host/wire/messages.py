@@ -188,9 +188,10 @@ def board_envelope(d: Any, *, table: str) -> Envelope:
 
 
 def row_envelope(d: Any, *, table: str, kind: str) -> Envelope:
-    """The envelope of a message ordered by the table's journal row (``board``, ``players``): the rules of
-    :func:`board_envelope` for either, since a ``players`` message is ordered like a ``board`` message
-    (``docs/mqtt.md``, "Member cards at the table"); it took ``t`` "now" and a ``prev`` above its ``seq``.
+    """The envelope of a message ordered by the table's journal row (``board``, ``players``, a euchre
+    night's ``hand``): the rules of :func:`board_envelope` for each, since a ``players`` or ``hand`` message
+    is ordered like a ``board`` message (``docs/mqtt.md``, "Member cards at the table", "A euchre night's
+    hand"); it took ``t`` "now" and a ``prev`` above its ``seq``.
 
     Raises:
         MessageError: as :meth:`Envelope.from_dict`, or one of the rules of :func:`board_envelope`.

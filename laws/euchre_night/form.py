@@ -25,8 +25,8 @@ SEATS = ("N", "E", "S", "W")
 FIELDS = {
     "hand": frozenset(("type", "notation", "table", "table_number", "round", "hand", "deal", "players", "dealer",
                        "turn_up", "trump", "makers", "alone", "hands", "discard", "plays", "tricks", "penalties",
-                       "void", "reneges", "rulings", "corrections")),
-    "stop": frozenset(("type", "table", "table_number", "round", "hands")),
+                       "void", "reneges", "rulings", "corrections", "night_id")),
+    "stop": frozenset(("type", "table", "table_number", "round", "hands", "night_id")),
 }
 CARD = re.compile(r"[AKQJT987][SHDC]\Z")
 REMEDIES = frozenset(r.value for r in Remedy)

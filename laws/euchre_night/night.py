@@ -32,7 +32,15 @@ from laws.euchre_night import formats
 from laws.euchre_night.form import hand_form_problem
 from laws.euchre_night.formats import FormatError, Round
 from laws.euchre_night.notation import plays_problem
-from laws.euchre_night.scoring import Hand, HandError, Penalty, Rules, Scoring, seat_points
+from laws.euchre_night.scoring import (
+    Hand,
+    HandError,
+    Penalty,
+    Rules,
+    rules_from_dict,
+    rules_to_dict,
+    seat_points,
+)
 from laws.euchre_night.standings import (
     HandPlayed,
     PlayerStanding,
@@ -76,12 +84,13 @@ class NightSetup:
     rules: Rules = Rules()
     date: str = ""
     club: str = ""
+    id: str = ""   # the night's identity on the wire (``night_id``), made at its opening: "" in a night of before
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "date": self.date, "club": self.club, "format": self.format.value,
                 "rounds": self.rounds, "hands": self.hands, "tables": list(self.tables),
                 "players": [{"number": p.number, "name": p.name, "member": p.member} for p in self.players],
-                "scoring": rules_to_dict(self.rules)}
+                "scoring": rules_to_dict(self.rules), **({"id": self.id} if self.id else {})}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> NightSetup:
@@ -90,21 +99,9 @@ class NightSetup:
                             for p in d["players"])
             return cls(str(d["name"]), players, Format(d["format"]), int(d["rounds"]), int(d["hands"]),
                        tuple(str(t) for t in d["tables"]), rules_from_dict(d.get("scoring", {})),
-                       str(d.get("date", "")), str(d.get("club", "")))
+                       str(d.get("date", "")), str(d.get("club", "")), str(d.get("id", "")))
         except (KeyError, TypeError, ValueError) as exc:
             raise FormatError(f"the night's setup cannot be read: {exc}") from None
-
-
-def rules_to_dict(r: Rules) -> dict[str, Any]:
-    return {"scoring": r.scoring.value, "loner": r.loner, "loner_partner": r.loner_partner, "euchred": r.euchred}
-
-
-def rules_from_dict(d: Mapping[str, Any]) -> Rules:
-    try:
-        return Rules(Scoring(d.get("scoring", "somerset")), int(d.get("loner", 4)),
-                     None if d.get("loner_partner") is None else int(d["loner_partner"]), int(d.get("euchred", 2)))
-    except ValueError as exc:
-        raise HandError(f"scoring: {exc}") from None
 
 
 CORRECTABLE = ("makers", "alone", "tricks", "penalties", "void")   # a hand's facts the director may correct
@@ -438,6 +435,9 @@ class Night:
         table, rnd = rec.get("table"), rec.get("round")
         if table not in self.setup.tables:
             return f"a {typ} from table {str(table)[:64]!r}, which is not one of this night's tables"
+        if rec.get("night_id", self.setup.id) != self.setup.id:   # a table's last night's (absent: a table of before)
+            return (f"{table}: the {typ} is of another night (night_id {as_typed(rec.get('night_id'))}), "
+                    f"not of this one ({as_typed(self.setup.id) if self.setup.id else 'which has none'})")
         if not isinstance(rnd, int) or isinstance(rnd, bool):
             return f"{table}: round must be a whole number, got {as_typed(rnd)}"
         where = self.where(str(table), rnd)

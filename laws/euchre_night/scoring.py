@@ -30,8 +30,10 @@ is about a march, not a penalty).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from laws.cards import Seat, Side
 from laws.errors import as_typed
@@ -155,3 +157,17 @@ def seat_points(hand: Hand, rules: Rules | None = None) -> dict[Seat, int]:
             if seat.side is not p.offending:
                 out[seat] += p.points
     return out
+
+
+def rules_to_dict(r: Rules) -> dict[str, Any]:
+    """The night's scoring as its journal's setup and the exports write it (``scoring``)."""
+    return {"scoring": r.scoring.value, "loner": r.loner, "loner_partner": r.loner_partner, "euchred": r.euchred}
+
+
+def rules_from_dict(d: Mapping[str, Any]) -> Rules:
+    """The scoring a setup's ``scoring`` says (a key left out: the Somerset code's figure)."""
+    try:
+        return Rules(Scoring(d.get("scoring", "somerset")), int(d.get("loner", 4)),
+                     None if d.get("loner_partner") is None else int(d["loner_partner"]), int(d.get("euchred", 2)))
+    except ValueError as exc:
+        raise HandError(f"scoring: {exc}") from None

@@ -66,7 +66,7 @@ def test_hands_sent_while_the_night_is_down_are_taken_once_after_its_restart(tmp
         session.close()
         for t in tables:
             t.go_on()
-        _wait(lambda: all(t.table.results.sent_in.get(1, 0) == 4 for t in tables))   # the tables play on
+        _wait(lambda: all(t.table.results.hands_sent(1) == 4 for t in tables))   # the tables play on
         assert all(t.table.results.unanswered for t in tables)
         session = NightSession.open(tmp_path / "night")   # restarted: its journal replayed
         taken_before = {t: [a for a in given[t] if a.status in ("taken", "refused")] for t in given}
@@ -120,10 +120,10 @@ def test_a_table_restarted_mid_round_sends_what_was_not_answered_and_counts_on(t
         service.stop()
         session.close()
         t.go_on()
-        _wait(lambda: t.table.results.sent_in.get(1, 0) == 4)
+        _wait(lambda: t.table.results.hands_sent(1) == 4)
         t.stop()                                   # the table restarts with hands unanswered
         t = table(2)
-        assert t.table.results.sent_in == {1: 4} and t.table.results.unanswered
+        assert t.table.results.sent_in == {(session.night.setup.id, 1): 4} and t.table.results.unanswered
         session = NightSession.open(tmp_path / "night")
         service = NightService(session, "127.0.0.1", broker.port, DASHBOARD_USER, users[DASHBOARD_USER])
         service.start()

@@ -401,3 +401,88 @@ def test_fields_the_notation_does_not_name_are_not_kept(tmp_path: Path) -> None:
     assert "comment" not in body and "hands_extra" not in body and body["tricks"] == 3
     assert "comment" not in json.dumps([r.body for r in s.journal.rows()])
     s.close()
+
+
+def test_a_night_has_its_own_id_and_refuses_a_hand_or_stop_of_another_night(tmp_path: Path) -> None:
+    """A seating named no night, and the night took any table's hand of its round: a night left in round 1
+    and the next night of the same players (docs/euchre.md, "What if") were one night to a table. Each night
+    now has its identity, made at its opening and journaled (the same after a restart, another for the next
+    night of the same players), on every seating as ``night_id``; a hand or stop naming another night is
+    refused with the reason; one without it (a table of before) is taken as this night's."""
+    from firmware_host.euchre_night.desk import NightDesk
+
+    s = NightSession.create(tmp_path / "n", setup(hands=1))
+    other = NightSession.create(tmp_path / "o", setup(hands=1))
+    mine, theirs = s.night.setup.id, other.night.setup.id
+    assert len(mine) == 16 and mine != theirs
+    assert NightDesk(s).seating("table-01").to_dict()["night_id"] == mine
+    n = s.night
+    got = s.take([message({**hand(n, 1, 1), "night_id": theirs}, 1), message({**hand(n, 2, 1), "night_id": 7}, 2),
+                  message({**hand(n, 1, 1), "night_id": mine}, 3), message(hand(n, 2, 1), 4)])
+    assert [a.status for _, a in got] == ["refused", "refused", "taken", "taken"]
+    assert got[0][1].why == f"table-01: the hand is of another night (night_id {theirs}), not of this one ({mine})"
+    assert got[1][1].why == f"table-02: the hand is of another night (night_id 7), not of this one ({mine})"
+    assert n.hands[(1, 1, 1)].body["night_id"] == mine and "night_id" not in n.hands[(1, 2, 1)].body
+    s.call("director")
+    (_, a), = s.take([message({"type": "stop", "table": "table-01", "table_number": 1, "round": 2, "hands": 0,
+                               "night_id": theirs}, 5)])
+    assert a.status == "refused" and "the stop is of another night" in a.why
+    s.close()
+    again = NightSession.open(tmp_path / "n")
+    assert again.night.setup.id == mine and len(again.night.hands) == 2
+    assert NightDesk(again).seating("table-02").to_dict()["night_id"] == mine
+    again.close()
+    other.close()
+
+
+@pytest.mark.parametrize("field, value, why", [
+    ("seq", 0, "seq (the table's journal row, which counts from 1) must be a whole number 1 to 4611686018427387904, got 0"),
+    ("t", -5, "t must be the seconds since the epoch when the table sent it (0 or more), got -5"),
+    ("prev", 8, "prev (the seq of the table's previous ordered message, at most its own) must be a whole number 0 "
+                "to 7, got 8"),
+    ("deal", "1", "deal must be a whole number 0 to 4611686018427387904, got '1'"),
+    ("secret", "no", "secret must be true or false, got 'no'"),
+])
+def test_a_hand_s_envelope_is_held_to_the_board_envelope_s_rules(tmp_path: Path, field: str, value: Any,
+                                                                  why: str) -> None:
+    """docs/mqtt.md gave the rules of a ``board`` message's envelope and none for a ``hand``'s, which the night
+    read more loosely: a ``seq`` 0, a ``t`` before the epoch, a ``prev`` above its ``seq``, a ``deal`` "1" and a
+    ``secret`` "no" were taken. A hand is ordered by its journal row as a board is: the same rules, the same
+    refusals; ``prev``, ``deal`` and ``secret`` may be left out."""
+    s = NightSession.create(tmp_path / "n", setup())
+    n = s.night
+
+    def sent(body: dict[str, Any], **env: Any) -> Offered:
+        e = {"table": "table-01", "kind": "hand", "seq": 7, "t": 1.0, "body": body, **env}
+        return Offered(TOPICS.table("table-01", "hand"), json.dumps(e).encode())
+
+    (_, a), = s.take([sent(hand(n, 1, 1), **{field: value})])
+    assert (a.source, a.status, a.why) == (f"table-01:{7 if field != 'seq' else 0}", "refused", why)
+    (_, a), = s.take([sent(hand(n, 1, 1), prev=7, deal=0, secret=False)])   # prev may be its own seq
+    assert a.status == "taken"
+    s.close()
+
+
+def test_what_the_hand_notation_says_an_outside_table_may_send(tmp_path: Path) -> None:
+    """docs/euchre.md, as an outside table's author reads it ("The hand notation", the seating's ``answers``):
+    ``plays: []`` is a hand sent without its cards, scored on its figures as sent (``hands`` may be empty
+    lists); a misdeal's ruling (``EU-41``, ``remedy`` ``misdeal``, with its ``deal``) goes with the next hand;
+    a ``remedy`` not of the rulings' format is refused; the same ``source`` answered again is a second
+    ``repeat`` entry in ``answers``."""
+    s = NightSession.create(tmp_path / "n", setup(hands=4))
+    n = s.night
+    bare = {**hand(n, 1, 1, tricks=5), "plays": [], "hands": {k: [] for k in "NESW"}}
+    assert [a.status for _, a in s.take([message(bare, 1)])] == ["taken"]
+    assert n.points(n.hands[(1, 1, 1)]) == {Seat.N: 2, Seat.S: 2, Seat.E: 0, Seat.W: 0}   # a march, as sent
+    assert [a.status for _, a in s.take([message(bare, 1)]) + s.take([message(bare, 1)])] == ["repeat", "repeat"]
+    assert [(a.source, a.status) for a in s.answers["table-01"]] == [("table-01:1", "taken"),
+                                                                     ("table-01:1", "repeat"), ("table-01:1", "repeat")]
+    misdeal = {"deal": 1, "clause": "EU-41", "law": "Euchre, law 41", "remedy": "misdeal",
+               "text": "Misdeal: South received 4 cards in one packet; under law 41 East loses the deal to South."}
+    (_, a), = s.take([message({**hand(n, 1, 2), "deal": 2, "rulings": [dict(misdeal, remedy="bogus")]}, 2)])
+    assert a.why == "table-01, round 1, hand 2: rulings[0].remedy must be a remedy of the rulings' format, got bogus"
+    (_, a), = s.take([message({**hand(n, 1, 2), "deal": 2, "rulings": [misdeal]}, 3)])
+    assert a.status == "taken" and n.hands[(1, 1, 2)].body["rulings"] == [misdeal]
+    (_, a), = s.take([message({**hand(n, 1, 3), "plays": [["N", "JC"]]}, 4)])
+    assert a.why == "table-01, round 1, hand 3: plays must be five tricks of 4 cards (20 plays), got 1 plays"
+    s.close()

@@ -4,6 +4,7 @@ result, nothing is counted from the cards or sent); a seating refused is journal
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 import shutil
@@ -447,3 +448,77 @@ def test_a_table_plays_next_week_s_night_after_this_one_and_sends_its_hands(tmp_
         assert sent(table)[-1] == (1, 1, first + 2)
     finally:
         table.stop()
+
+
+def test_a_night_left_in_round_1_and_the_next_night_of_the_same_players_are_two_nights(tmp_path: Path) -> None:
+    """docs/euchre.md's "Not done" said it: a night whose process stopped for good in its first round, then the
+    next night opened from the same players file, was one night to the table (no seating said which night it
+    was): the old night's hand, never answered, was owed to the new one and sent to it, and counted against
+    the new round 1 (with one hand a round, the new round 1 was "played out" and the table's real hand never
+    sent), running or restarted. The seating now names its night (``night_id``), the table counts by it and
+    sends it back with each hand, and the night refuses a hand of another night, saying so."""
+    from firmware_host.club.broker import free_port
+    from firmware_host.config import load_config
+    from firmware_host.euchre_night.desk import NightDesk
+    from firmware_host.euchre_night.session import NightSession, Offered
+    from firmware_host.live import build_table
+    from firmware_host.wire.topics import TOPICS
+    from laws.euchre_night.night import Format, NightSetup, Player
+
+    setup = NightSetup("Tuesday", tuple(Player(i, f"P{i}") for i in range(1, 5)), Format.PROGRESSIVE, 2, 1,
+                       ("table-01",), date="2026-12-08")
+    old = NightSession.create(tmp_path / "old", setup)   # stopped for good in round 1, its hand unanswered
+    new = NightSession.create(tmp_path / "new", setup)   # the same players file, the same day
+    seat_old, seat_new = (NightDesk(s).seating("table-01").to_dict() for s in (old, new))
+    assert seat_old["round"] == seat_new["round"] == 1 and seat_old["seats"] == seat_new["seats"]
+    folder = tmp_path / "t"
+    folder.mkdir()
+    cfg = load_config(write_config(folder, "table-01", 1, "127.0.0.1", free_port(), "pw"), env={})  # no broker
+
+    def sent(t: Any) -> list[tuple[int, dict[str, Any]]]:
+        return [(r.seq, r.body["euchre_hand"]) for r in t.ctl.journal.rows()
+                if r.kind == "note" and "euchre_hand" in r.body]
+
+    def play(t: Any, dealer: Seat, seed: int) -> None:
+        for e in deal_hand(dealer, random.Random(seed)).events:
+            t.ctl.submit(LawInput(event_from_dict(e), "camera"))
+        while t.ctl.drain():
+            pass
+
+    def offered(seq: int, body: dict[str, Any]) -> Offered:
+        env = {"table": "table-01", "kind": "hand", "seq": seq, "deal": 1, "secret": False, "t": 1.0, "body": body}
+        return Offered(TOPICS.table("table-01", "hand"), json.dumps(env).encode())
+
+    table = build_table(cfg, synchronous="NORMAL")
+    try:
+        table.ctl.submit(SessionInput(seat_old))
+        play(table, Seat.E, 0)
+        [(old_seq, old_hand)] = sent(table)
+        assert old_hand.get("night_id") == seat_old.get("night_id")
+        table.ctl.submit(SessionInput(seat_new))                      # tonight's night, round 1
+        while table.ctl.drain():
+            pass
+        assert list(table.results.unanswered) == []                   # last week's hand is not tonight's
+        assert table.results.may_deal()                               # tonight's round 1 is not played out
+        play(table, Seat.S, 5)
+        (new_seq, new_hand), = sent(table)[1:]
+        assert (new_hand["round"], new_hand["hand"], new_hand["night_id"]) == (1, 1, seat_new["night_id"])
+        assert seat_new["night_id"] != seat_old["night_id"]
+    finally:
+        table.stop()
+    table = build_table(cfg, synchronous="NORMAL")                    # restarted in tonight's night
+    try:
+        table.ctl.submit(SessionInput(seat_new))
+        while table.ctl.drain():
+            pass
+        assert [body["night_id"] for body, _ in table.results.unanswered.values()] == [seat_new["night_id"]]
+    finally:
+        table.stop()
+    # the old hand, had it come (a table of before resending it), is refused by tonight's night, with why
+    got = new.take([offered(old_seq, old_hand), offered(new_seq, new_hand)])
+    assert [(a.source, a.status) for _, a in got] == [(f"table-01:{old_seq}", "refused"),
+                                                      (f"table-01:{new_seq}", "taken")]
+    assert got[0][1].why == (f"table-01: the hand is of another night (night_id {seat_old['night_id']}), "
+                             f"not of this one ({seat_new['night_id']})")
+    old.close()
+    new.close()
