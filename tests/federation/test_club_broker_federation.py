@@ -43,13 +43,13 @@ def _need_mosquitto() -> None:
         pytest.skip("mosquitto is not installed (`make test` installs it)")
 
 
-def _wait(what: Any, timeout: float = 60.0) -> None:
+def _wait(what: Any, timeout: float = 60.0, said: Any = None) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if what():
             return
         time.sleep(0.05)
-    raise AssertionError("timed out waiting")
+    raise AssertionError("timed out waiting" + (f": {said()}" if said is not None else ""))
 
 
 class ClubBrokerProcess:
@@ -67,7 +67,10 @@ class ClubBrokerProcess:
                                      stderr=subprocess.STDOUT, text=True, env=env)
         proc = self.proc
         threading.Thread(target=lambda: self.out.extend(proc.stdout or []), daemon=True).start()
-        _wait(lambda: any(ln.startswith("mosquitto listening") for ln in self.out) or proc.poll() is not None, 30)
+        # a process of its own under a loaded machine (a fresh-clone run with three workers timed out at 30 s
+        # once, its output not shown): the bound is generous, and what it said so far is shown
+        _wait(lambda: any(ln.startswith("mosquitto listening") for ln in self.out) or proc.poll() is not None, 120,
+              lambda: "club broker said: " + "".join(self.out)[-2000:])
         assert proc.poll() is None, "".join(self.out)
 
     def stop(self) -> None:
