@@ -36,6 +36,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from firmware_host.web.bounded import within_files
+
 MOST = 256              # connections at once: every phone's and director's stream (and at most a quarter
                         # of the process's limit on files, :func:`most_for`)
 PER_ADDRESS = 16        # from one address: a director's tabs, a household behind one NAT
@@ -148,10 +150,7 @@ def limit_body(app: Any, max_body: int = MAX_BODY) -> Any:
 
 def most_for(limit: int | None = None) -> int:
     """``MOST``, or a quarter of ``limit`` (the process's soft limit on files when None) if lower."""
-    if limit is None:
-        import resource
-        limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    return MOST if limit < 0 else max(1, min(MOST, limit // 4))      # RLIM_INFINITY is -1
+    return within_files(MOST, limit)
 
 
 def config(app: Any, host: str, port: int, *, most: int | None = None, per_address: int | None = None,
