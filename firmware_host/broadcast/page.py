@@ -320,9 +320,11 @@ def _delta(before: Any, after: dict[str, Any]) -> dict[str, Any]:
 
 
 def serve(page: SpectatorPage, host: str, port: int, *, log_level: str = "warning") -> Any:
-    """A ``uvicorn.Server`` for the page (call ``.run()``, or run it in a thread)."""
+    """A ``uvicorn.Server`` for the page (call ``.run()``, or run it in a thread), its connections and
+    requests bounded (``web.bounded_asgi``): idle and slow connections cannot take the process's files."""
     import uvicorn
 
-    config = uvicorn.Config(page.app, host=host, port=port, log_level=log_level, access_log=False,
-                            lifespan="on", timeout_graceful_shutdown=1)
-    return uvicorn.Server(config)
+    from firmware_host.web.bounded_asgi import config
+
+    return uvicorn.Server(config(page.app, host, port, log_level=log_level, access_log=False, lifespan="on",
+                                 timeout_graceful_shutdown=1))

@@ -1,8 +1,8 @@
 """The replay pages: static HTML, one for the index and one a board, each table's play card by card.
 
 No server and no outside file: each page carries its own style, its data (a JSON block that escapes
-``</``, so no text from a journal can close it) and a small script that steps through the play (buttons
-and the arrow keys). Text from the journals (pair labels, names, rulings' reasons) is put on the page as
+``<``, ``>`` and ``&``, so no text from a journal can close it or change how it is read) and a small
+script that steps through the play (buttons and the arrow keys). Text from the journals (pair labels, names, rulings' reasons) is put on the page as
 text, never as markup. The layout is the usual one: North at the top, South at the bottom, West and East
 at the sides, the trick in the middle, and the auction as a four-column grid West, North, East, South.
 """
@@ -73,7 +73,12 @@ def _page(title: str, body: str) -> str:
 
 
 def _json_block(value: object) -> str:
-    return json.dumps(value, sort_keys=True).replace("</", "<\\/")
+    """``value`` as JSON to sit in a ``<script>`` element, with no ``<``, ``>`` or ``&`` in it (each as its
+    ``\\u`` escape, which JSON reads back as the same text). Escaping ``</`` alone was not enough: a pair
+    named ``<!--<script>`` put the browser's parser in the script's "double-escaped" state, the data block
+    then ran on past its own ``</script>`` over the page's script, and the replay drew nothing at all."""
+    text = json.dumps(value, sort_keys=True)
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
 def _result(b: BoardPlay) -> str:

@@ -569,11 +569,12 @@ def serve(dashboard: Dashboard, host: str, port: int, *, log_level: str = "warni
 
     ``certfile``/``keyfile``: serve HTTPS itself. ``forwarded_allow_ips``: the reverse proxy's address,
     whose ``X-Forwarded-Proto``/``-For`` headers are believed (the client's address for throttling, and
-    HTTPS for Secure cookies)."""
+    HTTPS for Secure cookies). Connections and requests are bounded (``web.bounded_asgi``): idle and slow
+    connections cannot take the process's files, nor a large body its memory."""
     import uvicorn
 
-    config = uvicorn.Config(dashboard.app, host=host, port=port, log_level=log_level, access_log=False,
-                            lifespan="on", timeout_graceful_shutdown=1, ssl_certfile=certfile,
-                            ssl_keyfile=keyfile, proxy_headers=forwarded_allow_ips is not None,
-                            forwarded_allow_ips=forwarded_allow_ips)
-    return uvicorn.Server(config)
+    from firmware_host.web.bounded_asgi import config
+
+    return uvicorn.Server(config(dashboard.app, host, port, forwarded_allow_ips=forwarded_allow_ips,
+                                 log_level=log_level, access_log=False, lifespan="on",
+                                 timeout_graceful_shutdown=1, ssl_certfile=certfile, ssl_keyfile=keyfile))

@@ -13,7 +13,10 @@ files). :class:`BoundedHTTPServer` keeps that from happening:
   second holds one for a moment): a connection beyond either is closed as soon as it is accepted, so the
   connections held never come near the process's limit and one address cannot take every place;
 * a connection that sends nothing (or reads nothing) for ``idle`` seconds is closed, so held places are
-  given back.
+  given back;
+* ``most`` is never more than a quarter of the process's limit on files (:func:`within_files`): a euchre
+  night's 400 at a limit of 256 let connections from 25 addresses take every file, and the process then
+  died outright ("libgcc_s.so.1 must be installed for pthread_exit to work": a thread could not end).
 """
 
 from __future__ import annotations
@@ -29,6 +32,15 @@ PER_ADDRESS = 16    # from one address: a reader's browser opens a few; a club b
 IDLE = 10.0         # seconds a connection may send or read nothing before it is closed
 
 
+def within_files(most: int, limit: int | None = None) -> int:
+    """``most``, or a quarter of ``limit`` (the process's soft limit on files when None) if lower: the
+    rest are the process's own (its journal, its broker connection, its threads' libraries)."""
+    if limit is None:
+        import resource
+        limit = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return most if limit < 0 else max(1, min(most, limit // 4))      # RLIM_INFINITY is -1
+
+
 class BoundedHTTPServer(ThreadingHTTPServer):
     """A ``ThreadingHTTPServer`` that holds at most ``most`` connections, ``per_address`` from one address,
     each closed after ``idle`` seconds of silence (see the module docstring)."""
@@ -37,7 +49,7 @@ class BoundedHTTPServer(ThreadingHTTPServer):
 
     def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler], *, most: int = MOST,
                  per_address: int = PER_ADDRESS, idle: float = IDLE) -> None:
-        self.most, self.per_address, self.idle = most, per_address, idle
+        self.most, self.per_address, self.idle = within_files(most), per_address, idle
         self._count_lock = threading.Lock()
         self._held: dict[int, str] = {}        # id of an accepted socket -> its peer's address
         self._by_address: Counter[str] = Counter()

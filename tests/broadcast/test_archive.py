@@ -163,3 +163,31 @@ def test_the_published_results_link_each_traveller_to_its_replay(session_dir: Pa
     assert main(["duplicate", "export", "--session", str(session_dir / "session"), "--site", str(bare)]) == 0
     assert "replay/" not in (bare / "travellers.html").read_text(encoding="utf-8")
     assert "replay/" not in (bare / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_hostile_pair_name_neither_runs_nor_stops_the_replay_page(tmp_path: Path) -> None:
+    """A name is text from outside (a visitor's name the director typed, a roster): ``<!--<script>`` in the
+    data block put Chromium's parser in the script's double-escaped state, so the block ran on over the
+    page's own script and the replay drew nothing (the block escaped only ``</``)."""
+    from firmware_host.broadcast.replay_html import board_page
+    from laws.broadcast.feed import BoardPlay
+    from laws.cards import Seat
+    from tests import browser
+
+    if browser.missing():
+        pytest.skip(browser.missing())
+    hands = {Seat.N: "AKQJ.AKQ.AKQ.AKQ", Seat.E: "T98.JT9.JT9.JT98", Seat.S: "765.876.876.7654",
+             Seat.W: "432.5432.5432.32"}
+    ns, ew = "<!--<script>", "x</script><script>window.pwned = 1</script> & <b>"
+    page = tmp_path / "board-01.html"
+    page.write_text(board_page("T", 1, [BoardPlay(table=1, board=1, dealer=Seat.N, vulnerable="None",
+                                                  hands=hands, ns=ns, ew=ew)], [1]), encoding="utf-8")
+    driver = browser.chromium(str(tmp_path / "profile"))
+    try:
+        driver.get(page.as_uri())
+        assert driver.find_element("id", "where").text.startswith("card 0 of ")
+        assert driver.find_element("id", "hN").text.startswith(f"North {ns}")
+        assert driver.find_element("id", "hE").text.startswith(f"East {ew}")
+        assert driver.execute_script("return window.pwned || null") is None
+    finally:
+        driver.quit()

@@ -6,6 +6,8 @@ import socket
 import threading
 from http.server import BaseHTTPRequestHandler
 
+import pytest
+
 from firmware_host.web.bounded import BoundedHTTPServer
 
 
@@ -35,4 +37,23 @@ def test_a_connection_that_sends_nothing_is_closed_and_its_place_given_back() ->
         quiet.close()
     finally:
         server.shutdown()
+        server.server_close()
+
+
+def test_the_bound_is_at_most_a_quarter_of_the_process_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A euchre night's 400 places at a limit of 256 files: idle connections from 25 addresses took every
+    file and the process died ("libgcc_s.so.1 must be installed for pthread_exit to work")."""
+    import resource
+
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (256, 4096))
+    server = BoundedHTTPServer(("127.0.0.1", 0), _Ok, most=400)
+    try:
+        assert server.most == 64
+    finally:
+        server.server_close()
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (1024, 4096))
+    server = BoundedHTTPServer(("127.0.0.1", 0), _Ok, most=400)
+    try:
+        assert server.most == 256
+    finally:
         server.server_close()
