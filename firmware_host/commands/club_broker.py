@@ -40,6 +40,15 @@ def _tls_pair_problem(certfile: Path, keyfile: Path) -> str:
     return ""
 
 
+def bridge_line(bridge: ClubBridge, path: Path | str, pwdir: Path | str) -> str:
+    """The line ``club broker`` prints for each ``--federation`` bridge it added: the one hardware/SETUP.md
+    and docs/federation.md tell the club to look for in the broker's journal, so its own function that a
+    test holds those documents to (they had quoted it without its last words)."""
+    return (f"bridge {bridge.connection} to {bridge.host}:{bridge.port}{' with TLS' if bridge.cafile else ''} "
+            f"({path}): event {bridge.event}, club {bridge.club}; its uplink's login {bridge.uplink_user}, "
+            f"password in {pwdir}/{bridge.uplink_user}.password (`club records`, `club uplink`)")
+
+
 def run_broker(args: argparse.Namespace) -> int:
     import secrets
     from pathlib import Path
@@ -142,9 +151,7 @@ def run_broker(args: argparse.Namespace) -> int:
             print(f"viewer {name}: reads the broadcast as a spectator does, password in {pwdir}/{name}.password",
                   flush=True)
         for path, b in bridges:
-            print(f"bridge {b.connection} to {b.host}:{b.port}{' with TLS' if b.cafile else ''} ({path}): event "
-                  f"{b.event}, club {b.club}; its uplink's login {b.uplink_user}, password in "
-                  f"{pwdir}/{b.uplink_user}.password (`club records`, `club uplink`)", flush=True)
+            print(bridge_line(b, path, pwdir), flush=True)
         assert broker.proc is not None
         rc = broker.proc.wait()
         # mosquitto stopped by itself (kill -9, the OOM killer, a crash): say so, and fail, so that the

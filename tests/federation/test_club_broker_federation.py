@@ -258,3 +258,22 @@ def test_a_bridge_file_whose_name_holds_a_line_end_writes_nothing_into_mosquitto
     assert err.startswith(f"club broker: --federation '{d}/c1.conf\\nlistener 18997 127.0.0.1\\nallow_anonymous "
                           "true\\n#': a file name holding a line end") and err.count("\n") == 1, err
     assert not broker.exists()                                       # nothing written, mosquitto not started
+
+
+def test_the_documents_quote_the_line_club_broker_prints_for_a_bridge() -> None:
+    """hardware/SETUP.md tells the club what the broker's journal shows once the bridge is added, and
+    docs/federation.md what `club broker` prints for each: both quoted it without its last words, so a
+    club comparing the two could not tell whether it had worked."""
+    from firmware_host.commands.club_broker import bridge_line
+
+    root = Path(__file__).resolve().parents[2]
+
+    def flat(text: str) -> str:
+        return " ".join(text.split())
+
+    bridge = ClubBridge("sim1", "c1", "fed.example.org", 8883, "pw", cafile=Path("/etc/cardtable/fed-ca.pem"))
+    setup = bridge_line(bridge, "/var/lib/cardtable-club/federation/sim1.conf",
+                        "/var/lib/cardtable-club/broker/passwords")
+    assert f"``{setup}``" in flat((root / "hardware" / "SETUP.md").read_text(encoding="utf-8"))
+    federation = bridge_line(bridge, "FILE", "DIR/passwords")
+    assert f"``{federation}``" in flat((root / "docs" / "federation.md").read_text(encoding="utf-8"))
