@@ -431,7 +431,10 @@ def _federate(args: argparse.Namespace) -> int:
             return _fail(f"--uplink-user: {exc}")
         out = Path(args.out)
         if out.exists():
-            return _fail(f"--out {out}: there is a file there already")
+            # never replaced (it holds the club's password); docs/federation.md sends a club whose bridge
+            # file was edited by hand to write it again, so the refusal says how
+            return _fail(f"--out {out}: there is a file there already (a bridge is never replaced: remove "
+                         "it first to write it again)")
         out.write_text(bridge.text(), encoding="utf-8")
         out.chmod(0o600)
     except (TopicError, ValueError) as exc:

@@ -72,7 +72,12 @@ def test_federate_writes_the_bridge_once(tmp_path: Path, capsys: pytest.CaptureF
     assert f"bridge_cafile {ca.resolve()}" in text and "bridge_tls_version tlsv1.2" in text
     assert oct(out.stat().st_mode & 0o777) == "0o600"
     capsys.readouterr()
-    assert main(argv) == 2 and "there is a file there already" in capsys.readouterr().err
+    # docs/federation.md sends a club whose file was edited by hand to write it again with `club federate`:
+    # the refusal of the file already there says how, and the file is left as it was
+    assert main(argv) == 2 and capsys.readouterr().err.strip() == (
+        f"cardtable federation: --out {out}: there is a file there already (a bridge is never replaced: remove it "
+        "first to write it again)")
+    assert out.read_text(encoding="utf-8") == text
 
 
 def test_club_records_refuses_what_it_cannot_use(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
