@@ -148,6 +148,7 @@ def _session(file: str) -> str:
 
 @_guarded
 def _new(args: argparse.Namespace) -> int:
+    from firmware_host.duplicate.handrecords.errors import MAX_BOARDS
     from firmware_host.duplicate.handrecords.handfiles import (
         FingerprintStore,
         kind_of,
@@ -157,6 +158,8 @@ def _new(args: argparse.Namespace) -> int:
     )
     from laws.duplicate.deal import commitment
 
+    if not 1 <= args.count <= MAX_BOARDS:   # the count is what is wrong, not the number its last board would have
+        raise _Refused(f"the number of boards (--count) is a whole number from 1 to {MAX_BOARDS}, got {args.count}")
     problem = numbering_problem(kind_of(args.out), args.first + args.count - 1) if args.first >= 1 else ""
     if problem:   # before any deal is made or recorded
         raise _Refused(f"--first {args.first} --count {args.count}: {problem}")

@@ -54,7 +54,11 @@ def test_an_event_with_a_line_end_is_refused_before_a_broken_file_is_written(tmp
 
 
 def test_a_count_beyond_any_set_of_boards_is_refused_at_once(tmp_path: Path) -> None:
-    _refused(_cli("boards", "new", "--count", "99999999999", "--out", "n.pbn", cwd=tmp_path), "--count")
+    """The refusal names the count's limit (handrecords.md: 1 to 999); it once blamed a PBN [Board]'s nine
+    digits, as if a shorter count past 999 would be dealt."""
+    run = _cli("boards", "new", "--count", "99999999999", "--out", "n.pbn", cwd=tmp_path)
+    _refused(run, "--count", "1 to 999, got 99999999999")
+    assert "[Board]" not in run.stderr and not (tmp_path / "n.pbn").exists()
 
 
 @pytest.mark.parametrize("argv", [
