@@ -109,10 +109,19 @@ class ShoeProcedure:
             self.link.send(m.Resume())
 
     def resume(self) -> None:
-        """Continue the step the journal says the table is at (the restart of a host)."""
+        """Continue the step the journal says the table is at (the restart of a host).
+
+        A deal under way is resumed on the shoe as well: the host that stopped may have paused it for a
+        journal that could not be written, and that PAUSE is in no journal (nothing could be written). A
+        RESUME to a shoe that is not paused is ok and changes nothing (hardware/shoe/PROTOCOL.md 4.3); one
+        to a shoe that has finished the deal meanwhile is answered bad state and changes nothing either.
+        """
+        from firmware_host.shoe import messages as m
+
         state = self.ctl.engine.state
         if state.phase == Phase.DEALING:
             self.dealing_number = state.deals_started  # the shoe is dealing it: stop it if it is voided
+            self.link.send(m.Resume())
         self.on_phase(state.phase, self.ctl.engine)
 
     def _prepare(self, phase: Phase) -> None:

@@ -118,6 +118,35 @@ def test_a_full_disk_mid_deal_pauses_the_shoe_and_loses_no_card(tmp_path: Path) 
     assert rulings(data) == []
 
 
+def test_a_host_stopped_while_the_shoe_is_paused_for_a_full_disk_resumes_it_at_its_restart(tmp_path: Path) -> None:
+    """The pause is not journaled (nothing can be, that is why it was sent): a `cardtable run` killed while
+    its journal was full left the shoe paused, and the restarted table, which saw the deal under way,
+    waited for its cards for ever (found with a real run and a journal locked by another process). A
+    restart in the middle of a deal sends RESUME, which a shoe that is not paused takes as ok."""
+    import time
+
+    from tests.table.test_journal_faults import _fill_disk
+
+    data = tmp_path / "data"
+    with VirtualShoe("contract-bridge", seed=16, packs=("A1", "B1"), gap_ms=30) as shoe:
+        with LiveTable(data, shoe.path) as table:
+            table.wait(lambda s: s.phase is Phase.DEALING and s.deal is not None and s.deal.cards_dealt >= 5)
+            journal = table.table.journal
+            with journal._lock:  # noqa: SLF001 - not in the middle of the controller's commit
+                _fill_disk(journal)
+            deadline = time.monotonic() + 20
+            while not shoe.firmware.paused:  # the shoe's own thread: nothing to wait on but its state
+                assert time.monotonic() < deadline, "the shoe was not paused"
+                time.sleep(0.02)
+        # the host is gone with the disk still full; a new one opens the journal, which has room again
+        with LiveTable(data, shoe.path) as table:
+            assert table.state.phase is Phase.DEALING
+            table.wait(_dealt_and_in_auction(1), timeout=20)
+        sent = [(c.card.code, c.pack) for c in shoe.dealt[:52]]
+    assert [(e["card"], e.get("pack")) for e in dealt(data)] == sent
+    assert rulings(data) == []
+
+
 def test_restart_during_the_deal_and_before_it_goes_on_without_loss(tmp_path: Path) -> None:
     """Stop the host with the deal half out of the shoe (the rest is delivered to a restarted host from
     the shoe's ring), and again between the pack loaded and the cut."""
