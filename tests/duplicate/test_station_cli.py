@@ -69,6 +69,8 @@ def test_a_station_killed_mid_board_and_started_again_finishes_it_with_nothing_l
         cards = [c for n, c in rows if n == b.number]
         assert len(cards) == 52 and {c for c in cards} == {c.code for c in PACK}    # once each, none lost
     assert "every board is dealt and verified card by card" in out
+    # started again, it waited for the shoe, which was never unplugged: nobody is told to plug it back in
+    assert "board 1: waiting for the shoe to go on with it (" in out and "offline mid-board" not in out, out
     # --auto puts each board in itself: nobody is asked to press Enter (it said so at every board)
     assert "press Enter" not in out and "board 2 goes in the station next (--auto)" in out, out
     report = (tmp_path / "r.csv").read_text().splitlines()

@@ -87,7 +87,9 @@ def test_the_operators_lines_are_the_documents(tmp_path: Path) -> None:
     cmd = _dealing(st, link, 17)
     got["dealing"] = _line(st)
     link.online = False
-    got["offline"] = _line(st)
+    restarted = _line(st)        # offline, and the link has said nothing yet: a station started again
+    st.feed(m.LinkStatus(False, "device lost", None))
+    got["offline"] = _line(st)   # the link said it went offline: unplugged
     link.online = True
     st.feed(m.BoardFinished(30, 4, cmd.board_id, m.FinishReason.EMPTY, 0, False, frozenset(PACK[17:]), "A1",
                             answers=cmd.cmd))
@@ -135,6 +137,7 @@ def test_the_operators_lines_are_the_documents(tmp_path: Path) -> None:
     assert wanted[9] == "every board is dealt and verified card by card"
     # ``boards deal --auto`` puts each board in itself: it asked nobody to press Enter
     assert _line(_station(tmp_path, Link(), auto=True)) == wanted[10]
+    assert restarted == wanted[11]
 
 
 @pytest.mark.parametrize("typed, row", [("6", 0), ("2", 1), ("40", 2)])

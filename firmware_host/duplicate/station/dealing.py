@@ -112,6 +112,7 @@ class DealingStation:
         self.tracker_boot: int | None = self.log.mark[0] if self.log.mark else None
         self.waiting_pack = False
         self.cannot = False
+        self.link_heard = False   # the link has said online or offline in this run (a restart starts unheard)
         self._restored = self._restore()
 
     # -- the journal -------------------------------------------------------------------------------
@@ -209,6 +210,9 @@ class DealingStation:
             assert self.tracker is not None
             n = self.tracker.board
             placed = len(self.tracker.command.placed | set(self.tracker.seen))
+            if not self.link.online and not self.link_heard:
+                # started again mid-board: the shoe has not answered yet, which says nothing of its cable
+                return head + f"board {n}: waiting for the shoe to go on with it ({placed} of 52 placed)"
             if not self.link.online:
                 return head + (f"board {n}: the shoe is offline mid-board ({placed} of 52 placed); plug it "
                                "back in: it goes on dealing and nothing is lost")
@@ -305,6 +309,7 @@ class DealingStation:
         return lines
 
     def _link_status(self, ev: m.LinkStatus) -> list[str]:
+        self.link_heard = True
         self._write([{"station": "device", "online": ev.online, "reason": ev.reason}])
         lines: list[str] = []
         if self.tracker is not None:
