@@ -319,12 +319,23 @@ def _delta(before: Any, after: dict[str, Any]) -> dict[str, Any]:
     return {"type": "board", "body": after}
 
 
+# Spectators at once: the page is public. Its bound is this, or a quarter of the process's limit on files
+# when that is lower (256 under the usual soft limit of 1,024; raise the limit, `ulimit -n` or systemd's
+# LimitNOFILE, for more). No bound from one address of its own: the spectators in one club's hall, or
+# behind one operator's NAT, share one public address, and the dashboard's 16 would have shown the page to
+# 16 of them (`cardtable bench broadcast` reads it with 200 from one machine). Idle and slow connections
+# still give their place back within ``web.bounded_asgi.REQUEST_SECONDS``.
+SPECTATORS = 2048
+
+
 def serve(page: SpectatorPage, host: str, port: int, *, log_level: str = "warning") -> Any:
     """A ``uvicorn.Server`` for the page (call ``.run()``, or run it in a thread), its connections and
     requests bounded (``web.bounded_asgi``): idle and slow connections cannot take the process's files."""
     import uvicorn
 
+    from firmware_host.web.bounded import within_files
     from firmware_host.web.bounded_asgi import config
 
-    return uvicorn.Server(config(page.app, host, port, log_level=log_level, access_log=False, lifespan="on",
-                                 timeout_graceful_shutdown=1))
+    most = within_files(SPECTATORS)
+    return uvicorn.Server(config(page.app, host, port, most=most, per_address=most, log_level=log_level,
+                                 access_log=False, lifespan="on", timeout_graceful_shutdown=1))

@@ -107,7 +107,10 @@ def test_a_body_trickled_slowly_is_closed(server: int) -> None:
         assert _closed(slow)
 
 
-def test_one_address_holds_at_most_its_share_and_another_is_still_served(server: int) -> None:
+def test_one_address_holds_at_most_its_share_and_another_is_still_served(server: int,
+                                                                       request: pytest.FixtureRequest) -> None:
+    if request.node.callspec.params["server"] == "broadcast":
+        pytest.skip("the spectators' page has no bound of one address's own (the next test)")
     held = [_connect(server), _connect(server)]
     extra = _connect(server)
     try:
@@ -118,6 +121,37 @@ def test_one_address_holds_at_most_its_share_and_another_is_still_served(server:
     finally:
         for c in [*held, extra]:
             c.close()
+
+
+def test_the_spectators_page_serves_a_whole_hall_behind_one_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The spectators in one club's hall share one public address: held to the dashboard's 16 from one
+    address, the 17th spectator's page was closed at once (and `cardtable bench broadcast`'s 200 readers
+    from one machine with it). The page's own bound is its whole room; idle connections still give their
+    place back within the request bound."""
+    monkeypatch.setattr(bounded_asgi, "REQUEST_SECONDS", 0.3)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = broadcast_page.serve(APP, "127.0.0.1", port)  # type: ignore[arg-type]
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    while not srv.started and th.is_alive():
+        threading.Event().wait(0.02)
+    held: list[socket.socket] = []
+    try:
+        for _ in range(40):
+            c = _connect(port)
+            c.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            held.append(c)
+        for c in held:                       # every one of them is answered and kept (an event stream)
+            assert _answer(c).startswith(b"HTTP/1.1 200")
+        with _connect(port) as quiet:        # an idle one still gives its place back
+            assert _closed(quiet)
+    finally:
+        for c in held:
+            c.close()
+        srv.should_exit = True
+        th.join(10)
 
 
 def test_a_huge_body_is_refused_before_it_is_read(server: int) -> None:
