@@ -50,12 +50,21 @@ SERVERS: dict[str, Callable[[Any, str, int], Any]] = {
 
 @pytest.fixture(params=sorted(SERVERS))
 def server(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+    yield from _serving(request.param, monkeypatch)
+
+
+@pytest.fixture
+def dashboard_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+    yield from _serving("dashboard", monkeypatch)
+
+
+def _serving(which: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
     monkeypatch.setattr(bounded_asgi, "REQUEST_SECONDS", 0.3)
     monkeypatch.setattr(bounded_asgi, "PER_ADDRESS", 2)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    srv = SERVERS[request.param](APP, "127.0.0.1", port)
+    srv = SERVERS[which](APP, "127.0.0.1", port)
     th = threading.Thread(target=srv.run, daemon=True)
     th.start()
     ready = threading.Event()
@@ -107,10 +116,9 @@ def test_a_body_trickled_slowly_is_closed(server: int) -> None:
         assert _closed(slow)
 
 
-def test_one_address_holds_at_most_its_share_and_another_is_still_served(server: int,
-                                                                       request: pytest.FixtureRequest) -> None:
-    if request.node.callspec.params["server"] == "broadcast":
-        pytest.skip("the spectators' page has no bound of one address's own (the next test)")
+def test_one_address_holds_at_most_its_share_and_another_is_still_served(dashboard_server: int) -> None:
+    """The dashboard's (the spectators' page has no bound of one address's own: the next test)."""
+    server = dashboard_server
     held = [_connect(server), _connect(server)]
     extra = _connect(server)
     try:
