@@ -12,7 +12,8 @@ fields, ``docs/mqtt.md``), no I/O. For a bridge table that records the auction a
 * the contract and declarer, the tricks each side has won (once play has ended, those its result counts:
   tricks claimed or moved by a revoke included) and the trick on the table;
 * once play is over, the result the cards gave and its score, and at a duplicate table how it is
-  confirmed (a player of each side presses his seat button);
+  confirmed (a player of each side presses his seat button), then which board comes next (the status's
+  ``next``), or, after the round's last board here, that the round is over at the table until the move;
 * one status line that is true for the phase (:func:`status_line`); between deals (the shuffle and the
   cut) at a rubber or euchre table, who deals next ("Next deal: East deals."); after a deal stopped for
   a replacement pack, until the next deal starts, that the table waits for the director's replacement
@@ -167,8 +168,13 @@ def result_lines(snap: dict[str, Any]) -> list[str]:
         done = [SIDE_NAMES.get(str(s).upper(), "-") for s in dup.get("confirmed") or []]   # sides: ["ns"]
         out.append("To confirm it, one player of each side presses his seat button"
                    + (f" (confirmed: {', '.join(done)})." if done else "."))
+    elif stage == "confirmed" and isinstance(dup.get("next"), int) and not isinstance(dup.get("next"), bool):
+        out.append(f"Confirmed by both sides: board {dup['next']} comes to the table next.")
+    elif stage == "confirmed" and "next" in dup:
+        # the round's last board here: no board comes until the move (it once said "the next board comes")
+        out.append(f"Confirmed by both sides. Round {dup.get('round')} is over at this table: wait for the move.")
     elif stage == "confirmed":
-        out.append("Confirmed by both sides: the next board comes to the table.")
+        out.append("Confirmed by both sides.")      # a status that does not say what comes next
     return out
 
 

@@ -120,9 +120,12 @@ def director_view(state: EventState, tables: tuple[str, ...], version: int = 0,
             "results": {str(k): v for k, v in counts.items()},
             "due": {str(t.table): len(state.boards_at(r, t.table)) for t in d.tables},
             "complete": state.complete(r),
+            # a match with no board counted yet has no VPs: its scale's even split ("10.00"-"10.00") read
+            # as a result (a draw) to a reader of /api/event/state
             "scored": [{"first": m.first.number, "second": m.second.number, "first_imps": m.first_imps,
-                        "second_imps": m.second_imps, "first_vp": present(m.first_vp),
-                        "second_vp": present(m.second_vp), "held": _held_in(state, r, i, held)}
+                        "second_imps": m.second_imps, "first_vp": present(m.first_vp) if m.played else None,
+                        "second_vp": present(m.second_vp) if m.played else None,
+                        "held": _held_in(state, r, i, held)}
                        for i, m in enumerate(state.matches(r), 1)],
         })
     winner = state.knockout_winner()

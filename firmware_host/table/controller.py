@@ -121,6 +121,7 @@ class TableController:
         self._shoe_listeners: list[Callable[[], None]] = []
         self._session_listeners: list[Callable[[dict[str, Any]], None]] = []
         self._member_listeners: list[Callable[[str, str], None]] = []
+        self._board_after: Callable[[], int | None] | None = None   # a duplicate table's next board
         self.packs: dict[str, dict[str, int]] = {}  # pack -> unreadable, damaged, deals
         self._checkpoint_seq = 0  # the row of the newest checkpoint
         self._results: dict[int, list[Ruling] | None] = {}  # rulings of inputs given to ``process``
@@ -177,6 +178,12 @@ class TableController:
     def on_member(self, listener: Callable[[str, str], None]) -> None:
         """Call ``listener(seat, member number)`` (controller thread) once a ``MemberSeen`` is journaled."""
         self._member_listeners.append(listener)
+
+    def tell_next_board(self, board_after: Callable[[], int | None]) -> None:
+        """Have the status's ``duplicate`` name the board that comes to the table after the one on it
+        (``board_after()``, controller thread; None: the round is over here). The engine knows the board
+        on the table, not the round's others: the duplicate procedure's seating does."""
+        self._board_after = board_after
 
     def on_session(self, listener: Callable[[dict[str, Any]], None]) -> None:
         """Call ``listener(message)`` (controller thread) once a ``SessionInput`` is journaled."""
@@ -567,6 +574,9 @@ class TableController:
         s = self.engine.state
         d = s.deal
         score = s.game_state.get("score")
+        board = choices.open_board(s)
+        if board is not None:
+            board["next"] = self._board_after() if self._board_after is not None else None
         return {
             "table": self.table_id, "name": self.table_name, "game": self.game, "phase": s.phase.value,
             "deal": d.number if d else 0, "dealer": d.dealer.value if d else None,
@@ -581,7 +591,7 @@ class TableController:
             "score": score.snapshot() if score is not None else {},
             "ruling": self.last_ruling, "seq": self.seq, "t": self.clock(),
             "claims": choices.open_claims(s), "search": choices.open_search(s), "answers": list(self.answers),
-            "bridge": bridge_choices.open_bridge(s), "duplicate": choices.open_board(s),
+            "bridge": bridge_choices.open_bridge(s), "duplicate": board,
             "set_aside": [a.status() for a in self.set_aside], "new_pack": lamp_policy.new_pack(s, self.lamps, self.pack_in_at),
         }
 

@@ -154,6 +154,7 @@ class DuplicateProcedure:
         ctl.on_pack_loaded(lambda pack: self.step())
         ctl.on_shoe_progress(self.step)
         ctl.on_session(self.on_session)
+        ctl.tell_next_board(self.board_after)
 
     # -- the session -------------------------------------------------------------------------------
 
@@ -276,15 +277,29 @@ class DuplicateProcedure:
             self.unstopped = d.number
         self.step()
 
-    def next_board(self) -> int | None:
-        """The first board of the round not yet played here (None: the round is over, or no seating)."""
+    def _unplayed(self) -> list[int]:
+        """The boards of the round not yet played here, in order (none: the round is over, or no seating)."""
         s = self.seating
         if s is None:
-            return None
+            return []
         named = dict(s.records)
         done = {p[2] for p in played_here(self.ctl.engine.state) if (p[0], p[1]) == (s.section, s.round)
                 and (len(p) < 4 or p[2] not in named or named[p[2]] == p[3])}   # this session's record only
-        return next((n for n in s.boards if n not in done and (s.round, n) not in self.refused), None)
+        return [n for n in s.boards if n not in done and (s.round, n) not in self.refused]
+
+    def next_board(self) -> int | None:
+        """The first board of the round not yet played here (None: the round is over, or no seating)."""
+        return next(iter(self._unplayed()), None)
+
+    def board_after(self) -> int | None:
+        """The board that comes to the table after the one on it, this round (None: none is left here, the
+        round is over for this table). The status says it (its ``duplicate``'s ``next``) so the panel tells
+        the players, once they confirmed the round's last board, to wait for the move: it said "the next
+        board comes to the table" though none came."""
+        b = board_of(self.ctl.engine.state)
+        s = self.seating
+        on_table = (b.round, b.number) if b is not None and s is not None else None
+        return next((n for n in self._unplayed() if (s.round if s else None, n) != on_table), None)
 
     def step(self) -> None:
         """Controller thread: place the next board, or deal the one on the table."""

@@ -201,7 +201,9 @@ class RoundDraw:
 
 @dataclass(frozen=True)
 class MatchScore:
-    """A match of a round scored: its two sides, IMPs each way and VPs each way."""
+    """A match of a round scored: its two sides, IMPs each way and VPs each way, and how many of its
+    boards count in them (0: the match has no result yet, and its VPs are the scale's even split, not a
+    draw a reader may take for its result)."""
 
     round: int
     first: Competitor
@@ -210,6 +212,7 @@ class MatchScore:
     second_imps: int
     first_vp: Fraction
     second_vp: Fraction
+    played: int
 
 
 class EventState:
@@ -483,14 +486,18 @@ class EventState:
             for m in range(1, len(d.matches) + 1):
                 res = self.team_match(r, m)
                 out.append(MatchScore(r, res.home, res.away, res.home_imps, res.away_imps, res.home_vp,
-                                      res.away_vp))
+                                      res.away_vp, res.played))
         elif self.spec.kind is EventKind.SWISS_PAIRS:
             # each side's IMPs are the sum of what it gained board by board, as a teams match's
             # (docs/scoring.md sections 10-11: A+/A+ is +3 to each side); the margin is their difference
             gained = {t.table: [0, 0] for t in d.tables}
-            for (table, _b), won in self.butler_imps(r).items():
+            counted = dict.fromkeys(gained, 0)
+            butler_won, adjusted = self.butler_imps(r), self.adjusted_imps(r)
+            for table, _b in [*butler_won, *adjusted]:
+                counted[table] += 1
+            for (table, _b), won in butler_won.items():
                 gained[table][0 if won > 0 else 1] += abs(won)
-            for (table, _b), (ns_imps, ew_imps) in self.adjusted_imps(r).items():
+            for (table, _b), (ns_imps, ew_imps) in adjusted.items():
                 # mirrored awards (A+/A-, A=/A=) are one result of that many IMPs; others each side's own,
                 # a side's negative award counting to the other (laws.competition.teams, DB-12)
                 if ns_imps == -ew_imps:
@@ -501,7 +508,7 @@ class EventState:
             for t in d.tables:
                 first, second = gained[t.table]
                 out.append(MatchScore(r, t.north, t.east, first, second, self._vp(first - second),
-                                      self._vp(second - first)))
+                                      self._vp(second - first), counted[t.table]))
         return tuple(out)
 
     def butler_imps(self, r: int) -> dict[tuple[int, int], int]:

@@ -351,3 +351,42 @@ def test_a_board_taken_off_to_be_replayed_while_its_table_was_down_is_played_not
         (st.movement.boards_of(st.movement.at(2, 2).group)[0], 2)      # then round 2's first board
     j.close()
     desk.session.close()
+
+
+class _Statuses:
+    """An observer that keeps every status the table publishes (the panel reads each)."""
+
+    def __init__(self) -> None:
+        self.seen: list[dict] = []
+
+    def status(self, snapshot: dict) -> None:
+        self.seen.append(snapshot)
+
+    def event(self, *args: object) -> None: ...
+    def ruling(self, *args: object) -> None: ...
+    def deal_over(self, *args: object) -> None: ...
+    def pack_health(self, *args: object) -> None: ...
+
+
+def test_the_panel_says_the_round_is_over_once_its_last_board_is_confirmed(tmp_path: Path) -> None:
+    """Both sides confirmed board 3, the round's last board here: the panel said "the next board comes to
+    the table", and the players waited for a board that was not coming. The status names the board that
+    comes next (``next``), and the panel says it, or that the round is over here and to wait for the move."""
+    from firmware_host.devices.table_view import game_lines
+
+    ctl, _proc, j = table(tmp_path, RECS, TableRound("A", 3, 1, "5", "15", (1, 3)))
+    watch = _Statuses()
+    ctl.out.observers.append(watch)
+    rng = random.Random(2)
+    said = []
+    for n in (1, 3):
+        bid(ctl, RECS[n])
+        play(ctl, RECS[n].deal, rng)
+        confirm(ctl, Seat.N, Seat.E)
+        done = [s for s in watch.seen if (s["duplicate"] or {}).get("stage") == "confirmed"]
+        assert done[-1]["duplicate"]["board"] == n
+        said.append([x for x in game_lines(done[-1]) if x.startswith("Confirmed")])
+    assert said == [["Confirmed by both sides: board 3 comes to the table next."],
+                    ["Confirmed by both sides. Round 1 is over at this table: wait for the move."]]
+    assert ctl.snapshot()["duplicate"]["next"] is None
+    j.close()

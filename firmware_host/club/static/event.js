@@ -37,13 +37,14 @@
       const entered = view.entered || [];
       out.push(`<p id="entered">Results in: ${entered.length ? "boards " + entered.map(cell).join(", ") : "none yet"}`
                + "</p>");
-      if (view.held && view.held.length) {     // a board a table called fouled: no figure until the director decides
-        out.push(`<ul id="held">` + view.held.map(b => `<li>Board ${cell(b)}: awaits the director (fouled at a table): `
-                 + "no score until he decides</li>").join("") + "</ul>");
-      }
       if (view.released && view.released.length) {     // teams: a board both rooms have played, its IMPs
         out.push(`<ul id="released">` + view.released.map(b => `<li>Board ${cell(b.board)}: `
                  + `home ${cell(b.home_imps)} IMPs, away ${cell(b.away_imps)} IMPs</li>`).join("") + "</ul>");
+      }
+      if (view.held && view.held.length) {     // a board a table called fouled: no figure until the director decides;
+        // after the boards scored, as docs/competitions.md orders the page (it once came before them)
+        out.push(`<ul id="held">` + view.held.map(b => `<li>Board ${cell(b)}: awaits the director (fouled at a table): `
+                 + "no score until he decides</li>").join("") + "</ul>");
       }
     } else if (view.draws) {
       const d = view.draws[view.draws.length - 1];
