@@ -106,8 +106,9 @@ def scratch_figures(boards: int = 12, repeats: int = 6, seed: int = 7) -> dict[s
 def section_pages_figures(repeats: int = 5, tables: int = 25) -> dict[str, Any]:
     """Median time of the director's view and every table's view of a played two-section event."""
     from firmware_host.events.views import director_view, table_view
-    from laws.competition.event import EventState, TableResult
+    from laws.competition.event import EventState
     from laws.competition.event_spec import EventKind, EventSpec, SectionSpec, pair_id, section_pairs
+    from laws.competition.table_result import TableResult
 
     spec = EventSpec(EventKind.SECTIONS, 4 * tables, tables, 1, name="bench", sections=(
         SectionSpec("A", tables, "mitchell", (tables,)), SectionSpec("B", tables, "mitchell")))

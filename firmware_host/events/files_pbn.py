@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from firmware_host.events.files_usebio import EVENT_TYPES, players_of, team_name, vp_scale
-from laws.competition.event import EventState, TableResult
+from laws.competition.event import EventState
 from laws.competition.event_spec import EventKind
+from laws.competition.table_result import TableResult
 from laws.duplicate.boards import dealer, vulnerability
 from laws.scoring.render import present
 

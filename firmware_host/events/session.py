@@ -31,8 +31,9 @@ from firmware_host.wire.duplicate import LinkError
 from firmware_host.wire.messages import BoardResult, MessageError, board_envelope
 from firmware_host.wire.reader import read_json
 from firmware_host.wire.topics import TOPICS
-from laws.competition.event import EventState, RoundDraw, TableResult
+from laws.competition.event import EventState, RoundDraw
 from laws.competition.event_spec import EventError, EventSpec
+from laws.competition.table_result import TableResult
 from laws.duplicate.deal import Board
 from laws.scoring.duplicate import passed_out_lead
 from laws.session.event.event_kind import EVENT, EventSessionState, EventSetup, check_tables, tables_needed

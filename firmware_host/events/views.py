@@ -23,10 +23,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from laws.competition.event import EventState, team_awards
+from laws.competition.event import EventState
 from laws.competition.event_sections import score_sections
 from laws.competition.event_spec import EventKind, section_numbers
 from laws.competition.fouled import held_text
+from laws.competition.table_result import team_awards
 from laws.competition.teams import released_to
 from laws.scoring.render import present
 

@@ -121,7 +121,9 @@ class TableController:
         self._shoe_listeners: list[Callable[[], None]] = []
         self._session_listeners: list[Callable[[dict[str, Any]], None]] = []
         self._member_listeners: list[Callable[[str, str], None]] = []
-        self._board_after: Callable[[], int | None] | None = None   # a duplicate table's next board
+        # a duplicate table's board that comes after the one on it (None: the round is over here), for the
+        # status; set by the duplicate procedure, whose seating knows the round's boards (the engine does not)
+        self.board_after: Callable[[], int | None] | None = None
         self.packs: dict[str, dict[str, int]] = {}  # pack -> unreadable, damaged, deals
         self._checkpoint_seq = 0  # the row of the newest checkpoint
         self._results: dict[int, list[Ruling] | None] = {}  # rulings of inputs given to ``process``
@@ -178,12 +180,6 @@ class TableController:
     def on_member(self, listener: Callable[[str, str], None]) -> None:
         """Call ``listener(seat, member number)`` (controller thread) once a ``MemberSeen`` is journaled."""
         self._member_listeners.append(listener)
-
-    def tell_next_board(self, board_after: Callable[[], int | None]) -> None:
-        """Have the status's ``duplicate`` name the board that comes to the table after the one on it
-        (``board_after()``, controller thread; None: the round is over here). The engine knows the board
-        on the table, not the round's others: the duplicate procedure's seating does."""
-        self._board_after = board_after
 
     def on_session(self, listener: Callable[[dict[str, Any]], None]) -> None:
         """Call ``listener(message)`` (controller thread) once a ``SessionInput`` is journaled."""
@@ -572,24 +568,18 @@ class TableController:
     def snapshot(self) -> dict[str, Any]:
         """The table's state for displays and observers (no card identities)."""
         s = self.engine.state
-        d = s.deal
-        score = s.game_state.get("score")
-        board = choices.open_board(s)
-        if board is not None:
-            board["next"] = self._board_after() if self._board_after is not None else None
+        d, score = s.deal, s.game_state.get("score")
+        if (board := choices.open_board(s)) is not None:
+            board["next"] = self.board_after() if self.board_after is not None else None
         return {
             "table": self.table_id, "name": self.table_name, "game": self.game, "phase": s.phase.value,
             "deal": d.number if d else 0, "dealer": d.dealer.value if d else None,
-            "next_dealer": s.next_dealer.value if s.next_dealer else None,
-            "lamps": self._lit(),
-            "shoe_online": self.online["shoe"], "camera_online": self.online["camera"],
-            "offline": dict(self.offline),
-            "journal_fault": self.order.fault, "held": self.order.held,
+            "next_dealer": s.next_dealer.value if s.next_dealer else None, "lamps": self._lit(),
+            "shoe_online": self.online["shoe"], "camera_online": self.online["camera"], "offline": dict(self.offline),
+            "journal_fault": self.order.fault, "held": self.order.held, "cards_dealt": d.cards_dealt if d else 0,
             "counts": {seat.value: n for seat, n in d.counts.items()} if d else {},
-            "cards_dealt": d.cards_dealt if d else 0,
-            "players": {seat.value: name for seat, name in s.players.items()},
-            "score": score.snapshot() if score is not None else {},
-            "ruling": self.last_ruling, "seq": self.seq, "t": self.clock(),
+            "players": {seat.value: name for seat, name in s.players.items()}, "ruling": self.last_ruling,
+            "score": score.snapshot() if score is not None else {}, "seq": self.seq, "t": self.clock(),
             "claims": choices.open_claims(s), "search": choices.open_search(s), "answers": list(self.answers),
             "bridge": bridge_choices.open_bridge(s), "duplicate": board,
             "set_aside": [a.status() for a in self.set_aside], "new_pack": lamp_policy.new_pack(s, self.lamps, self.pack_in_at),

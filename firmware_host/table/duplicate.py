@@ -154,7 +154,7 @@ class DuplicateProcedure:
         ctl.on_pack_loaded(lambda pack: self.step())
         ctl.on_shoe_progress(self.step)
         ctl.on_session(self.on_session)
-        ctl.tell_next_board(self.board_after)
+        ctl.board_after = self.board_after   # the status names the next board (controller thread)
 
     # -- the session -------------------------------------------------------------------------------
 

@@ -17,10 +17,11 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from laws.competition.event import EventState, TableResult
+from laws.competition.event import EventState
 from laws.competition.event_spec import EventKind, EventSpec
 from laws.competition.sections import Across, SectionLine, score_event
 from laws.competition.swiss import Played, draw, standings
+from laws.competition.table_result import TableResult
 from laws.competition.vp import wbf_vp
 from laws.competitors import Competitor, team
 from laws.scoring.session_bench import sample_mitchell

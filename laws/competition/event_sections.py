@@ -10,9 +10,10 @@ checks). Every result taken counts (a round in play too).
 from __future__ import annotations
 
 from laws.cards import Seat
-from laws.competition.event import AWARDS, SEATS, EventState
+from laws.competition.event import EventState
 from laws.competition.event_spec import EventError, EventKind
 from laws.competition.sections import Across, EventResult, SectionLine, score_event
+from laws.competition.table_result import AWARDS, SEATS
 from laws.scoring.bridge import parse_contract
 from laws.scoring.session_values import Artificial, Assigned, Line, Method, Played, Result
 

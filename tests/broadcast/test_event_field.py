@@ -10,8 +10,9 @@ import random
 import pytest
 
 from laws.broadcast.event_field import board_tables, event_rooms, matches_in, side_names
-from laws.competition.event import EventState, TableResult
+from laws.competition.event import EventState
 from laws.competition.event_spec import EventKind, EventSpec, SectionSpec, section_numbers
+from laws.competition.table_result import TableResult
 
 SPECS = [
     EventSpec(EventKind.ROUND_ROBIN, 5, 5, 2),

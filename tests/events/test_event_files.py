@@ -15,8 +15,9 @@ import pytest
 from firmware_host.events.files import render
 from firmware_host.events.session import EventSession, Unread, result_of
 from firmware_host.events.views import director_view, table_view
-from laws.competition.event import EventState, TableResult
+from laws.competition.event import EventState
 from laws.competition.event_spec import EventError, EventKind, EventSpec, SectionSpec
+from laws.competition.table_result import TableResult
 from laws.competitors import team
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "competitions.md").read_text()

@@ -20,7 +20,7 @@ from firmware_host.events.files import render
 from firmware_host.events.session import EventSession
 from firmware_host.events.views import director_view
 from firmware_host.web.auth import hash_password
-from laws.competition.event import TableResult
+from laws.competition.table_result import TableResult
 from tests.club.conftest import _need, csrf, login
 from tests.events import outsider
 from tests.events.test_outsider_events import CONTRACTS

@@ -21,8 +21,9 @@ from firmware_host.table.controller import SessionInput
 from firmware_host.table.duplicate import seating_from_session
 from firmware_host.wire.topics import TOPICS
 from laws.cards import Seat
-from laws.competition.event import EventState, TableResult
+from laws.competition.event import EventState
 from laws.competition.event_spec import EventKind, EventSpec, SectionSpec
+from laws.competition.table_result import TableResult
 from laws.games.duplicate_board import board_of
 from tests.club.conftest import _need
 from tests.club.test_duplicate_real_table import PASSWORDS, RealTable, _until

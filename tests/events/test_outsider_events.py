@@ -12,8 +12,9 @@ import pytest
 from firmware_host.events import files_pbn, files_usebio
 from firmware_host.events.files import render, write_site
 from laws.competition import vp
-from laws.competition.event import EventState, TableResult
+from laws.competition.event import EventState
 from laws.competition.event_spec import EventKind, EventSpec, SectionSpec
+from laws.competition.table_result import TableResult
 from laws.duplicate.movement import howell, to_asc
 from tests.events import outsider
 

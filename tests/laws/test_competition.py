@@ -344,8 +344,9 @@ def test_the_documents_individual_worked_example_as_an_event() -> None:
     """docs/scoring.md section 12, through the event the document says an individual is: its default movement
     (published), round 1's seats as the document names them, 1NT= +90 beaten by the assigned +100. The
     document had 2NT= (+120, which would win) and the players of ``whist(8)``, which an event does not play."""
-    from laws.competition.event import EventState, TableResult
+    from laws.competition.event import EventState
     from laws.competition.event_spec import EventKind, EventSpec
+    from laws.competition.table_result import TableResult
 
     st = EventState.opened(EventSpec(EventKind.INDIVIDUAL, 8, 7, 2))
     seats = [(t.table, t.north, t.south, t.east, t.west) for t in individual.published(8).tables if t.round == 1]
@@ -425,7 +426,7 @@ def test_sections_across_the_field_need_the_same_boards() -> None:
 def test_a_results_contract_is_kept_in_its_one_spelling() -> None:
     """docs/competitions.md: the files' CONTRACT is ``4S``, ``3NTX`` or ``PASS``. A contract typed at the director's
     page as ``3n`` or `` 4sx`` was taken (it scores) and kept as typed, so the files printed ``3n``."""
-    from laws.competition.event import TableResult
+    from laws.competition.table_result import TableResult
 
     for typed, kept in (("3n", "3NT"), (" 4sx", "4SX"), ("7ntxx", "7NTXX"), ("4S", "4S")):
         r = TableResult.from_dict({"round": 1, "table": 1, "board": 1, "contract": typed, "declarer": "N",

@@ -17,8 +17,9 @@ from fractions import Fraction
 import pytest
 
 from laws.competition import event, event_spec, individual, swiss, teams
-from laws.competition.event import EventState, TableResult
+from laws.competition.event import EventState
 from laws.competition.event_spec import EventKind, EventSpec
+from laws.competition.table_result import TableResult
 from laws.competitors import Competitor, Kind
 
 # (class, its fields that say who) — each must be annotated with Competitor (alone, optional, in a tuple

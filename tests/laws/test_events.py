@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from laws.competition import vp
-from laws.competition.event import EventState, RoundDraw, TableResult
+from laws.competition.event import EventState, RoundDraw
 from laws.competition.event_spec import EventError, EventKind, EventSpec, tables_of
+from laws.competition.table_result import TableResult
 from laws.competitors import Competitor
 
 

@@ -30,9 +30,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from laws.competition.event import EventState, TableResult
+from laws.competition.event import EventState
 from laws.competition.event_spec import EventError, EventKind, EventSpec, pair_id, section_pairs
 from laws.competition.fouled import FoulCall
+from laws.competition.table_result import TableResult
 from laws.duplicate.deal import Board, Deal, commitment, file_part
 from laws.duplicate.movement import records_problem
 from laws.errors import as_typed
